@@ -1,0 +1,1 @@
+"""Problem-independent machinery: the linear model, results, solving, decomposition."""

@@ -1,0 +1,164 @@
+"""A backend-neutral, sparse (mixed-integer) linear model.
+
+Problems build a :class:`LinearModel`; backends only solve one. The model is
+
+    maximise/minimise   c @ x + offset
+    subject to          row_lo <= A @ x <= row_hi
+                        col_lo <=     x <= col_hi
+                        x[j] integer where integrality[j]
+
+with ``A`` a ``scipy.sparse.csr_array`` (never dense). Infinite bounds are ``±numpy.inf``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+from .errors import InputError
+
+MAXIMIZE = "max"
+MINIMIZE = "min"
+
+
+def _vec(name, v, n, dtype=np.float64):
+    a = np.asarray(v, dtype=dtype)
+    if a.ndim == 0:
+        a = np.full(n, a, dtype=dtype)
+    if a.shape != (n,):
+        raise InputError(f"LinearModel: {name} has shape {a.shape}, expected ({n},)")
+    a = a.copy()
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class LinearModel:
+    c: np.ndarray
+    A: sp.csr_array
+    row_lo: np.ndarray
+    row_hi: np.ndarray
+    col_lo: np.ndarray
+    col_hi: np.ndarray
+    integrality: np.ndarray
+    sense: str = MAXIMIZE
+    offset: float = 0.0
+    var_names: Sequence[str] | None = None
+    name: str = "model"
+
+    def __post_init__(self):
+        c = np.asarray(self.c, dtype=np.float64)
+        if c.ndim != 1:
+            raise InputError("LinearModel: c must be one-dimensional")
+        n = c.shape[0]
+        A = sp.csr_array(self.A, dtype=np.float64)
+        if A.ndim != 2 or A.shape[1] != n:
+            raise InputError(f"LinearModel: A has shape {A.shape}, expected (m, {n})")
+        m = A.shape[0]
+        set_ = object.__setattr__
+        set_(self, "c", _vec("c", c, n))
+        set_(self, "A", A)
+        set_(self, "row_lo", _vec("row_lo", self.row_lo, m))
+        set_(self, "row_hi", _vec("row_hi", self.row_hi, m))
+        set_(self, "col_lo", _vec("col_lo", self.col_lo, n))
+        set_(self, "col_hi", _vec("col_hi", self.col_hi, n))
+        set_(self, "integrality", _vec("integrality", self.integrality, n, dtype=bool))
+        if self.sense not in (MAXIMIZE, MINIMIZE):
+            raise InputError(f"LinearModel: sense must be 'max' or 'min', not {self.sense!r}")
+        if not np.all(np.isfinite(self.c)) or not np.all(np.isfinite(A.data)):
+            raise InputError("LinearModel: objective and matrix coefficients must be finite")
+        if np.any(self.row_lo > self.row_hi) or np.any(self.col_lo > self.col_hi):
+            raise InputError("LinearModel: a lower bound exceeds its upper bound")
+        if self.var_names is not None:
+            if len(self.var_names) != n:
+                raise InputError(
+                    f"LinearModel: {len(self.var_names)} variable names for {n} variables"
+                )
+            set_(self, "var_names", tuple(self.var_names))
+
+    # -- shape -----------------------------------------------------------------------------
+    @property
+    def num_vars(self) -> int:
+        return self.c.shape[0]
+
+    @property
+    def num_rows(self) -> int:
+        return self.A.shape[0]
+
+    @property
+    def is_mip(self) -> bool:
+        return bool(self.integrality.any())
+
+    @property
+    def maximize(self) -> bool:
+        return self.sense == MAXIMIZE
+
+    def names(self) -> tuple[str, ...]:
+        """Variable names (``x0``, ``x1``, ... when none were given)."""
+        if self.var_names is not None:
+            return self.var_names
+        return tuple(f"x{j}" for j in range(self.num_vars))
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Map from variable name to column index."""
+        return {name: j for j, name in enumerate(self.names())}
+
+    # -- derived models ---------------------------------------------------------------------
+    def relax(self) -> LinearModel:
+        """The LP relaxation: the same model with every variable continuous."""
+        return replace(self, integrality=np.zeros(self.num_vars, dtype=bool),
+                       name=self.name + "-relaxed")
+
+    # -- evaluation ---------------------------------------------------------------------------
+    def objective_value(self, x) -> float:
+        return float(self.c @ np.asarray(x, dtype=np.float64) + self.offset)
+
+    def violations(self, x, tol: float = 1e-6) -> list[str]:
+        """Human-readable list of every violated bound, row or integrality (empty if feasible)."""
+        x = np.asarray(x, dtype=np.float64)
+        out = []
+        if x.shape != (self.num_vars,):
+            return [f"solution has shape {x.shape}, expected ({self.num_vars},)"]
+        names = None
+
+        def nm(j):
+            nonlocal names
+            names = names or self.names()
+            return names[j]
+
+        for j in np.flatnonzero((x < self.col_lo - tol) | (x > self.col_hi + tol))[:10]:
+            out.append(f"{nm(j)}={x[j]:g} outside [{self.col_lo[j]:g}, {self.col_hi[j]:g}]")
+        frac = np.abs(x - np.round(x))
+        for j in np.flatnonzero(self.integrality & (frac > tol))[:10]:
+            out.append(f"{nm(j)}={x[j]:g} is not integral")
+        ax = self.A @ x
+        for i in np.flatnonzero((ax < self.row_lo - tol) | (ax > self.row_hi + tol))[:10]:
+            out.append(f"row {i}: {ax[i]:g} outside [{self.row_lo[i]:g}, {self.row_hi[i]:g}]")
+        return out
+
+    # -- debugging ------------------------------------------------------------------------------
+    def to_lp_file(self, path) -> None:
+        """Write the model in CPLEX LP format (through HiGHS' writer), for inspection."""
+        from ..backends.highs import to_highs
+
+        h = to_highs(self)
+        h.writeModel(str(path))
+
+    def __repr__(self) -> str:
+        kind = "MILP" if self.is_mip else "LP"
+        return (f"LinearModel({self.name!r}, {kind}, {self.sense}, vars={self.num_vars}, "
+                f"rows={self.num_rows}, nnz={self.A.nnz})")
+
+
+def binary_model(c, A, row_lo, row_hi, *, sense=MAXIMIZE, var_names=None, name="model"):
+    """A model whose variables are all binary (the usual shape of an alignment ILP)."""
+    n = np.asarray(c).shape[0]
+    return LinearModel(
+        c=c, A=A, row_lo=row_lo, row_hi=row_hi, col_lo=np.zeros(n), col_hi=np.ones(n),
+        integrality=np.ones(n, dtype=bool), sense=sense, var_names=var_names, name=name,
+    )

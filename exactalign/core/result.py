@@ -1,0 +1,146 @@
+"""The one result type every solve returns, and our own status enum."""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+#: Tolerance under which a solver's reported objective/bound and our recomputation are "equal".
+#: Absolute and relative (max of the two is used).
+OBJ_TOL = 1e-6
+
+
+class Status(str, enum.Enum):
+    """Outcome of a solve, independent of the backend.
+
+    OPTIMAL     proven optimal: the bound equals the objective (within :data:`OBJ_TOL`).
+    FEASIBLE    a feasible solution without a proof (every heuristic; a MIP stopped on a gap).
+    TIME_LIMIT  stopped by the time limit: ``objective`` is the incumbent (if any), ``bound`` valid.
+    INFEASIBLE  proven infeasible (or unbounded: neither can happen for a well-formed problem).
+    ERROR       the backend failed; no usable solution.
+    """
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+    TIME_LIMIT = "time_limit"
+    INFEASIBLE = "infeasible"
+    ERROR = "error"
+
+    def __str__(self) -> str:  # pragma: no cover - cosmetic
+        return self.value
+
+
+# Worst first: merging component results keeps the worst status.
+_SEVERITY = {
+    Status.OPTIMAL: 0,
+    Status.FEASIBLE: 1,
+    Status.TIME_LIMIT: 2,
+    Status.INFEASIBLE: 3,
+    Status.ERROR: 4,
+}
+
+
+def worst_status(statuses) -> Status:
+    """The least favourable of ``statuses`` (OPTIMAL only if every one is OPTIMAL)."""
+    worst = Status.OPTIMAL
+    for s in statuses:
+        if _SEVERITY[s] > _SEVERITY[worst]:
+            worst = s
+    return worst
+
+
+def close(a: float, b: float, tol: float = OBJ_TOL) -> bool:
+    """``a`` and ``b`` agree within ``tol`` absolute or relative."""
+    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+
+
+def relative_gap(objective: float | None, bound: float | None) -> float | None:
+    """|bound - objective| / max(1, |objective|); ``None`` when either is unknown.
+
+    The ``max(1, .)`` keeps the gap finite when the objective is 0 (an empty alignment)."""
+    if objective is None or bound is None:
+        return None
+    return abs(bound - objective) / max(1.0, abs(objective))
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """What every solve returns, exact or heuristic.
+
+    ``objective`` is always recomputed from ``alignment`` by the problem's checker, never copied
+    from a solver. ``bound`` is a proven upper bound for maximisation (``None`` for heuristics,
+    which prove nothing). ``alignment`` is problem specific (for bipartite matching an ``(k, 2)``
+    integer array of ``(reference, predicted)`` pairs).
+    """
+
+    status: Status
+    objective: float | None
+    bound: float | None
+    alignment: Any
+    method: str
+    wall_time: float = 0.0
+    nodes: int | None = None
+    backend: str | None = None
+    seed: int | None = None
+    solver_version: str | None = None
+    components: int = 1
+    details: Any = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not isinstance(self.details, MappingProxyType):
+            object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+
+    @property
+    def proven_optimal(self) -> bool:
+        return self.status is Status.OPTIMAL
+
+    @property
+    def gap(self) -> float | None:
+        """Relative gap between bound and objective (see :func:`relative_gap`)."""
+        return relative_gap(self.objective, self.bound)
+
+    @property
+    def abs_gap(self) -> float | None:
+        if self.objective is None or self.bound is None:
+            return None
+        return self.bound - self.objective
+
+    def to_dict(self, *, alignment: bool = False) -> dict:
+        """JSON-ready dict with stable keys (non-finite numbers become ``None``)."""
+
+        def num(v):
+            if v is None:
+                return None
+            v = float(v)
+            return v if math.isfinite(v) else None
+
+        out = {
+            "status": self.status.value,
+            "proven_optimal": self.proven_optimal,
+            "objective": num(self.objective),
+            "bound": num(self.bound),
+            "gap": num(self.gap),
+            "method": self.method,
+            "backend": self.backend,
+            "wall_time": num(self.wall_time),
+            "nodes": self.nodes,
+            "seed": self.seed,
+            "solver_version": self.solver_version,
+            "components": self.components,
+        }
+        if alignment:
+            al = self.alignment
+            out["alignment"] = al.tolist() if hasattr(al, "tolist") else al
+        return out
+
+    def __repr__(self) -> str:
+        bound = "None" if self.bound is None else f"{self.bound:.6g}"
+        obj = "None" if self.objective is None else f"{self.objective:.6g}"
+        return (
+            f"Result(status={self.status.value}, objective={obj}, bound={bound}, "
+            f"method={self.method!r}, backend={self.backend!r}, wall_time={self.wall_time:.4f}s, "
+            f"components={self.components})"
+        )
