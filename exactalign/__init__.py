@@ -7,25 +7,66 @@ practice uses; every solve returns a verified :class:`Result`.
     >>> inst = bipartite.BipartiteInstance.from_dense([[1.0, 0.5], [0.0, 0.4]])
     >>> bipartite.solve(inst).objective
     1.4
+
+The public names are imported on first use (PEP 562), so that ``import exactalign`` -- and the
+``exactalign`` command's start-up -- does not pay for numpy, scipy or a solver until needed.
 """
 
-from .core.errors import (
-    BackendError,
-    ExactAlignError,
-    InfeasibleAlignmentError,
-    InputError,
-    ModelTooLargeError,
-    VerificationError,
-)
-from .core.model import LinearModel
-from .core.result import Result, Status
-from .core.solve import SolveOptions, solve_model
-from .problems import bipartite
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
+
+#: public name -> module (relative to this package) that defines it; a name mapped to a module
+#: of its own name is that module.
+_LAZY = {
+    "BackendError": ".core.errors",
+    "ExactAlignError": ".core.errors",
+    "InfeasibleAlignmentError": ".core.errors",
+    "InputError": ".core.errors",
+    "ModelTooLargeError": ".core.errors",
+    "VerificationError": ".core.errors",
+    "LinearModel": ".core.model",
+    "Result": ".core.result",
+    "Status": ".core.result",
+    "SolveOptions": ".core.solve",
+    "solve_model": ".core.solve",
+    "bipartite": ".problems.bipartite",
+}
 
 __all__ = [
     "BackendError", "ExactAlignError", "InfeasibleAlignmentError", "InputError",
     "LinearModel", "ModelTooLargeError", "Result", "SolveOptions", "Status",
     "VerificationError", "bipartite", "solve_model", "__version__",
 ]
+
+if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
+    from .core.errors import (
+        BackendError,
+        ExactAlignError,
+        InfeasibleAlignmentError,
+        InputError,
+        ModelTooLargeError,
+        VerificationError,
+    )
+    from .core.model import LinearModel
+    from .core.result import Result, Status
+    from .core.solve import SolveOptions, solve_model
+    from .problems import bipartite
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = importlib.import_module(module, __name__)
+    if not module.endswith("." + name):
+        value = getattr(value, name)
+    globals()[name] = value  # later look-ups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -5,7 +5,9 @@ used on its own: we read PuLP's *solution* status (optimal vs. integer-feasible)
 (result line, best bound, node count). The bound is parsed from CBC's summary; when CBC does not
 print one, the result carries no bound (and so cannot be OPTIMAL unless CBC proved optimality).
 Building a PuLP problem is a Python loop per variable: this backend is a cross-check, not the
-fast path."""
+fast path. PuLP 3.3 deprecates ``PULP_CBC_CMD`` and direct ``LpVariable`` construction ahead of
+4.0, which stops bundling CBC: ``pyproject.toml`` pins ``pulp<4`` until this backend moves to
+``COIN_CMD`` with the ``pulp[cbc]`` extra; the deprecation warnings are silenced here only."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import os
 import re
 import tempfile
 import time
+import warnings
 
 import numpy as np
 
@@ -61,9 +64,16 @@ def _to_pulp(model: LinearModel):
 
 
 def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
-    import pulp
 
     t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return _solve(model, options, t0)
+
+
+def _solve(model: LinearModel, options: SolveOptions, t0: float) -> BackendOutcome:
+    import pulp
+
     prob, xs = _to_pulp(model)
     warm = options.warm_start is not None and model.is_mip
     if warm:

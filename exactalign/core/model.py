@@ -147,6 +147,8 @@ class LinearModel:
         from ..backends.highs import to_highs
 
         h = to_highs(self)
+        for j, name in enumerate(self.names()):  # debugging aid: a loop is fine here
+            h.passColName(j, name)
         h.writeModel(str(path))
 
     def __repr__(self) -> str:

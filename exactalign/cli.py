@@ -1,0 +1,358 @@
+"""The ``exactalign`` command.
+
+Each sub-command is a :class:`Command` in :data:`COMMANDS`: a name, a one-line help, a function
+that adds its own arguments to its parser and a function that runs it and returns the exit code.
+Adding one (``nugget``, ``coref``, ...) is two functions and one line in :data:`COMMANDS`; the
+shared options (``--json``, ``--backend``, ``--time-limit``, ``--seed``, ``--jobs``) come from one
+parent parser.
+
+Conventions every sub-command keeps:
+
+* ``--json`` prints one JSON object with stable keys: every solve is ``Result.to_dict()``
+  (``status``, ``objective``, ``bound``, ``gap``, ...); every P/R/F is an object built by
+  :func:`prf` (``recall``, ``precision``, ``f1``); corpus-level numbers go under ``overall``.
+* Errors are one line on stderr, ``exactalign: error: <file>:<line>: <message>``, exit status 2
+  for usage and input errors (including a file that cannot be read), 1 for other exactalign
+  errors (a solver failing, a solution failing verification). Only unexpected exceptions show a
+  traceback.
+* Start-up stays fast: this module imports no numpy, scipy or solver; a sub-command imports what
+  it needs when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import __version__
+from .core.errors import ExactAlignError, InputError, ModelTooLargeError
+
+PROG = "exactalign"
+
+# The choices below mirror the library (``core.solve.BACKENDS``, ``bipartite.KINDS``,
+# ``bipartite.METHODS``/``HEURISTICS``), which cannot be imported here without numpy; a test
+# pins them together.
+BACKENDS = ("highs", "scipy", "pulp", "brute")
+BIPARTITE_KINDS = ("1:1", "1:N", "N:1", "N:N")
+BIPARTITE_EXACT = ("exact", "ilp", "brute")
+BIPARTITE_HEURISTICS = ("greedy", "pilot2015", "ref-order")
+
+
+# --------------------------------------------------------------------------------------------
+# the registry
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str  # one line, listed by ``exactalign --help``
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    description: str | None = None  # the sub-command's --help text (default: ``help``)
+
+
+# --------------------------------------------------------------------------------------------
+# helpers shared by sub-commands
+# --------------------------------------------------------------------------------------------
+class _UsageError(Exception):
+    def __init__(self, message: str, prog: str):
+        super().__init__(message)
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (and leave the exit to :func:`main`)."""
+
+    def error(self, message):
+        raise _UsageError(message, self.prog)
+
+
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (value >= 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, not {text!r}")
+    return value
+
+
+def _int_at_least(low: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be >= {low}, not {value}")
+        return value
+
+    return parse
+
+
+def _shared_options() -> argparse.ArgumentParser:
+    """The parent parser of every sub-command."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("shared options")
+    g.add_argument("--json", action="store_true",
+                   help="print one JSON object (stable keys) instead of a table")
+    g.add_argument("--backend", choices=BACKENDS, default="highs",
+                   help="solver for ILP methods (default: %(default)s)")
+    g.add_argument("--time-limit", type=_non_negative_float, metavar="SECONDS", default=None,
+                   help="time budget of each ILP solve, in seconds (default: none)")
+    g.add_argument("--seed", type=_int_at_least(0), metavar="N", default=0,
+                   help="random seed of solvers and randomised heuristics (default: %(default)s)")
+    g.add_argument("--jobs", type=_int_at_least(1), metavar="N", default=1,
+                   help="parallel worker processes for many instances (default: %(default)s)")
+    return p
+
+
+def solve_options(args: argparse.Namespace) -> dict:
+    """Keyword arguments of a problem's ``solve`` from the shared options."""
+    return {"backend": args.backend, "time_limit": args.time_limit, "seed": args.seed}
+
+
+def prf(recall: float | None, precision: float | None, f1: float | None) -> dict:
+    """The JSON object every P/R/F is written as (non-finite numbers become ``null``)."""
+
+    def num(v):
+        return None if v is None or not math.isfinite(v) else float(v)
+
+    return {"recall": num(recall), "precision": num(precision), "f1": num(f1)}
+
+
+def print_json(obj) -> None:
+    """Print ``obj`` as indented JSON, keeping lists of numbers (alignments) on one line."""
+    sys.stdout.write(_dumps(obj, "") + "\n")
+
+
+def _dumps(obj, pad: str) -> str:
+    flat = json.dumps(obj, allow_nan=False, separators=(", ", ": "))
+    if not isinstance(obj, dict | list) or not obj or _is_flat(obj):
+        return flat
+    inner = pad + "  "
+    if isinstance(obj, dict):
+        items = [f"{inner}{json.dumps(k)}: {_dumps(v, inner)}" for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    items = [inner + _dumps(v, inner) for v in obj]
+    return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+
+
+def _is_flat(obj) -> bool:
+    """A list of scalars, or of lists of scalars (an alignment)."""
+    return isinstance(obj, list) and all(
+        not isinstance(v, dict) and (not isinstance(v, list) or
+                                     all(not isinstance(x, dict | list) for x in v))
+        for v in obj)
+
+
+def _fmt(v, spec: str = ".6g") -> str:
+    return "-" if v is None else format(v, spec)
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                     for r in [header, *rows])
+
+
+# --------------------------------------------------------------------------------------------
+# exactalign bipartite
+# --------------------------------------------------------------------------------------------
+def _bipartite_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE",
+                   help="instance file: text 'ref_index pred_index weight' lines with an "
+                        "optional 'n_ref N n_pred M [kind K]' header, or JSON (.json); "
+                        "'-' reads standard input")
+    p.add_argument("--kind", choices=BIPARTITE_KINDS, default=None,
+                   help="matching constraint reference:predicted (default: the file's, "
+                        "else 1:1)")
+    p.add_argument("--method", action="append", metavar="M",
+                   choices=BIPARTITE_EXACT + BIPARTITE_HEURISTICS,
+                   help="method to run; repeat for several. Exact: "
+                        + ", ".join(BIPARTITE_EXACT) + "; heuristics: "
+                        + ", ".join(BIPARTITE_HEURISTICS)
+                        + " (default: exact and every heuristic)")
+    p.add_argument("--alignment", action="store_true",
+                   help="also print each method's alignment (in JSON: an 'alignment' list of "
+                        "[ref, pred] pairs per result)")
+
+
+def _bipartite_run(args: argparse.Namespace) -> int:
+    from .io.pairs import read_pairs
+    from .problems import bipartite
+
+    inst = read_pairs(args.file, kind=args.kind)
+    methods = list(dict.fromkeys(args.method or ("exact", *bipartite.HEURISTICS)))
+    results = {m: bipartite.solve(inst, m, **solve_options(args)) for m in methods}
+    optimum = next(((m, r.objective) for m, r in results.items()
+                    if m in bipartite.EXACT_METHODS and r.proven_optimal), None)
+    vs_exact = {}
+    if optimum is not None:
+        for m, r in results.items():
+            if m in bipartite.HEURISTICS:
+                short = optimum[1] - r.objective
+                vs_exact[m] = {"shortfall": short,
+                               "relative": short / optimum[1] if optimum[1] > 0 else 0.0}
+    file = "<stdin>" if args.file == "-" else args.file
+    if args.json:
+        print_json({
+            "instance": {"file": file, "n_ref": inst.n_ref, "n_pred": inst.n_pred,
+                         "pairs": inst.num_pairs, "kind": inst.kind},
+            "results": {m: r.to_dict(alignment=args.alignment) for m, r in results.items()},
+            "vs_exact": None if optimum is None else
+            {"method": optimum[0], "optimum": optimum[1], "heuristics": vs_exact},
+        })
+        return 0
+    print(f"{file}: {inst.n_ref} reference x {inst.n_pred} predicted items, "
+          f"{inst.num_pairs} candidate pairs, kind {inst.kind}")
+    header = ["method", "status", "objective", "bound", "gap", "time(s)"]
+    if vs_exact:
+        header.append(f"vs {optimum[0]}")
+    rows = []
+    for m, r in results.items():
+        row = [m, r.status.value, _fmt(r.objective), _fmt(r.bound), _fmt(r.gap, ".3g"),
+               f"{r.wall_time:.4f}"]
+        if vs_exact:
+            v = vs_exact.get(m)
+            if v is None:
+                row.append("")
+            elif v["shortfall"] <= 1e-9 * max(1.0, abs(optimum[1])):
+                row.append("optimal")
+            else:
+                row.append(f"-{_fmt(v['shortfall'])} (-{100 * v['relative']:.2f}%)")
+        rows.append(row)
+    print(_table(header, rows))
+    if optimum is None and any(m in bipartite.HEURISTICS for m in results):
+        print("(no proven optimum among the methods run: heuristics not compared)")
+    if args.alignment:
+        for m, r in results.items():
+            pairs = [] if r.alignment is None else r.alignment.tolist()
+            print(f"\nalignment of {m} ({len(pairs)} pairs):")
+            if pairs:
+                w = inst.weights[inst.pair_index(r.alignment)].tolist()
+                print(_table(["ref", "pred", "weight"],
+                             [[str(a), str(b), _fmt(x)] for (a, b), x in
+                              zip(pairs, w, strict=True)]))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# exactalign info
+# --------------------------------------------------------------------------------------------
+#: import name -> distribution name of the packages `info` reports.
+INFO_PACKAGES = {"numpy": "numpy", "scipy": "scipy", "highspy": "highspy", "pulp": "PuLP",
+                 "penman": "Penman"}
+
+
+def _info_arguments(p: argparse.ArgumentParser) -> None:
+    pass
+
+
+def _info_run(args: argparse.Namespace) -> int:
+    import platform
+    from importlib import metadata
+
+    from .data import resolve_data_dir
+
+    versions = {}
+    for name, dist in INFO_PACKAGES.items():
+        try:
+            versions[name] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    try:
+        d = resolve_data_dir()
+        data = {"path": None if d.path is None else str(d.path), "source": d.source,
+                "available": d.available, "description": d.describe(), "error": None}
+    except InputError as e:
+        data = {"path": None, "source": None, "available": False, "description": str(e),
+                "error": str(e)}
+    if args.json:
+        print_json({"exactalign": __version__, "python": platform.python_version(),
+                    "packages": versions, "data": data})
+        return 0
+    print(f"exactalign {__version__} (Python {platform.python_version()})")
+    for name, v in versions.items():
+        print(f"  {name:<8} {v or 'not installed'}")
+    print(f"data: {data['description']}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# the list of sub-commands (add new ones here)
+# --------------------------------------------------------------------------------------------
+COMMANDS: list[Command] = [
+    Command("bipartite", "weighted bipartite matching of one instance: exact vs heuristics",
+            _bipartite_arguments, _bipartite_run,
+            description="Solve one bipartite matching instance with the exact method(s) and "
+                        "the heuristics, and compare. --time-limit and --backend apply to the "
+                        "'ilp' method, --seed to the ILP solver; --jobs is accepted for "
+                        "uniformity but has no effect on a single instance."),
+    Command("info", "versions of exactalign and its dependencies, and the data directory",
+            _info_arguments, _info_run),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Exact (proven-optimal) and heuristic alignments for NLP evaluation "
+                    "metrics.",
+        epilog="Run 'exactalign COMMAND --help' for a command's options. Exit status: 0 on "
+               "success, 2 for usage and input errors, 1 for other errors.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    parent = _shared_options()
+    for cmd in COMMANDS:
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description or cmd.help,
+                           parents=[parent])
+        cmd.add_arguments(p)
+        p.set_defaults(_run=cmd.run)
+    return parser
+
+
+def _error(message: str) -> None:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as e:
+        _error(f"{e} (see '{e.prog} --help')")
+        return 2
+    except SystemExit as e:  # --help, --version
+        return e.code if isinstance(e.code, int) else 0
+    if getattr(args, "_run", None) is None:
+        _error("no command given; choose one of " + ", ".join(c.name for c in COMMANDS)
+               + f" (see '{PROG} --help')")
+        return 2
+    try:
+        return args._run(args)
+    except (InputError, ModelTooLargeError) as e:
+        _error(str(e))
+        return 2
+    except ExactAlignError as e:
+        _error(str(e))
+        return 1
+    except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the exit's flush does not fail again
+        return 1
+    except OSError as e:
+        _error(f"{e.filename}: {e.strerror}" if e.filename and e.strerror else str(e))
+        return 2
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Hypothesis strategies and shared assertions, importable by tests and by users' own suites."""

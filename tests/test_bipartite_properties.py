@@ -1,0 +1,58 @@
+"""Hypothesis properties over random sparse instances (every kind, tied and continuous weights):
+heuristic <= exact <= LP relaxation; exact == brute force; all backends agree; every alignment
+passes check; and a hypothesis.target steering towards large greedy gaps."""
+
+import pytest
+from hypothesis import given, settings, target
+
+from exactalign import bipartite as B
+from exactalign.testing.strategies import bipartite_instances
+
+TOL = 1e-7
+
+
+@given(bipartite_instances(max_pairs=B.BRUTE_MAX_PAIRS))
+def test_sandwich_and_brute_force(inst):
+    exact = B.solve(inst, "exact")
+    assert exact.proven_optimal and exact.bound == exact.objective
+    assert B.check(inst, exact.alignment) == pytest.approx(exact.objective)
+    brute_value, brute_al = B.brute_force(inst)
+    assert exact.objective == pytest.approx(brute_value, abs=TOL)
+    assert B.check(inst, brute_al) == pytest.approx(brute_value, abs=TOL)
+    assert exact.objective <= B.lp_bound(inst) + TOL
+    for name in B.HEURISTICS:
+        h = B.solve(inst, name)
+        assert B.check(inst, h.alignment) == pytest.approx(h.objective)
+        assert h.objective <= exact.objective + TOL, name
+    gap = exact.objective - B.solve(inst, "greedy").objective
+    target(gap, label="exact - greedy")
+    target(exact.objective - B.solve(inst, "pilot2015").objective, label="exact - pilot2015")
+
+
+@given(bipartite_instances(max_ref=12, max_pred=12, kinds=("1:1",)))
+def test_assignment_equals_ilp(inst):
+    exact = B.solve(inst, "exact")
+    for decompose in (True, False):
+        ilp = B.solve(inst, "ilp", decompose=decompose)
+        assert ilp.proven_optimal
+        assert ilp.objective == pytest.approx(exact.objective, abs=TOL)
+        assert ilp.bound == pytest.approx(exact.objective, abs=1e-6)
+
+
+@given(bipartite_instances(max_ref=8, max_pred=8))
+def test_highs_and_scipy_agree(inst):
+    a = B.solve(inst, "ilp", backend="highs")
+    b = B.solve(inst, "ilp", backend="scipy")
+    assert a.proven_optimal and b.proven_optimal
+    assert a.objective == pytest.approx(b.objective, abs=TOL)
+    assert a.objective == pytest.approx(B.solve(inst, "exact").objective, abs=TOL)
+
+
+@settings(max_examples=15)
+@given(bipartite_instances(max_ref=5, max_pred=5, max_pairs=12))
+def test_pulp_and_brute_backends_agree(inst):
+    exact = B.solve(inst, "exact").objective
+    for backend in ("pulp", "brute"):
+        r = B.solve(inst, "ilp", backend=backend, decompose=False)
+        assert r.proven_optimal, backend
+        assert r.objective == pytest.approx(exact, abs=TOL), backend

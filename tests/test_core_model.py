@@ -1,0 +1,66 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from exactalign import InputError, LinearModel
+from exactalign.core.model import binary_model
+
+
+def small():
+    # max 5a + 4b + 3c  s.t. 2a + 3b + c <= 5, binaries
+    return binary_model([5.0, 4.0, 3.0], sp.csr_array([[2.0, 3.0, 1.0]]), [-np.inf], [5.0],
+                        var_names=["a", "b", "c"], name="knapsack")
+
+
+def test_model_is_sparse_and_frozen():
+    m = small()
+    assert sp.issparse(m.A) and m.A.format == "csr"
+    assert m.num_vars == 3 and m.num_rows == 1 and m.is_mip and m.maximize
+    with pytest.raises(ValueError):
+        m.c[0] = 1.0  # read-only arrays
+    assert m.index == {"a": 0, "b": 1, "c": 2}
+
+
+def test_relax_keeps_everything_but_integrality():
+    m = small()
+    r = m.relax()
+    assert not r.is_mip and m.is_mip
+    assert np.array_equal(r.c, m.c) and (r.A != m.A).nnz == 0
+    assert np.array_equal(r.row_hi, m.row_hi)
+
+
+def test_violations_name_variable_and_row():
+    m = small()
+    assert m.violations([1, 1, 0]) == []
+    v = m.violations([1, 1, 1])
+    assert len(v) == 1 and v[0].startswith("row 0: 6")
+    v = m.violations([0.5, 0, 0])
+    assert v == ["a=0.5 is not integral"]
+    v = m.violations([2, 0, 0])
+    assert "a=2 outside [0, 1]" in v[0]
+    assert m.objective_value([1, 1, 0]) == 9.0
+
+
+@pytest.mark.parametrize(
+    "kwargs, phrase",
+    [
+        ({"c": [1.0, np.nan]}, "finite"),
+        ({"row_lo": [3.0], "row_hi": [1.0]}, "lower bound exceeds"),
+        ({"sense": "maximise"}, "sense must be"),
+        ({"A": sp.csr_array(np.ones((1, 3)))}, "A has shape"),
+        ({"var_names": ["x"]}, "1 variable names for 2 variables"),
+    ],
+)
+def test_model_validation_messages(kwargs, phrase):
+    base = dict(c=[1.0, 1.0], A=sp.csr_array(np.ones((1, 2))), row_lo=[0.0], row_hi=[1.0],
+                col_lo=0.0, col_hi=1.0, integrality=[True, True])
+    base.update(kwargs)
+    with pytest.raises(InputError, match=phrase):
+        LinearModel(**base)
+
+
+def test_to_lp_file_writes_named_model(tmp_path):
+    path = tmp_path / "m.lp"
+    small().to_lp_file(path)
+    text = path.read_text()
+    assert "max" in text.lower() and "+5 a" in text and "+3 c" in text and "bin" in text.lower()
