@@ -1,0 +1,23 @@
+"""exactalign experiments: each one maps a config to rows, written as ``<out>/<name>/rows.csv``
+plus ``meta.json``; figures and ``<out>/SUMMARY.md`` are made from the CSVs alone.
+
+Command line (see :mod:`experiments.__main__`)::
+
+    python -m experiments list
+    python -m experiments run --all|NAME... [--quick] [--out DIR] [--jobs N] [--seed S] [--quiet]
+    python -m experiments figures [--out DIR] [NAME...]
+
+:data:`REGISTRY` maps each name to its module; the module protocol is described in
+:mod:`experiments.runner`.
+"""
+
+from __future__ import annotations
+
+from . import bipartite_scaling
+
+#: Experiment name -> module (``run``, ``QUICK``, ``FULL``, ``summary``, ``figures``, ...).
+REGISTRY = {
+    bipartite_scaling.NAME: bipartite_scaling,
+}
+
+__all__ = ["REGISTRY"]

@@ -1,0 +1,121 @@
+"""``python -m experiments``: list, run and draw the experiments of :data:`REGISTRY`.
+
+    python -m experiments list
+    python -m experiments run --all|NAME... [--quick] [--out DIR] [--jobs N] [--seed S] [--quiet]
+    python -m experiments figures [--out DIR] [--quiet] [NAME...]
+
+``run`` writes ``<out>/<name>/rows.csv`` and ``meta.json`` per experiment and regenerates
+``<out>/SUMMARY.md``; ``figures`` draws the PNGs from the CSVs alone and regenerates the summary
+(so it links the figures). ``--jobs N`` spreads independent instances over N processes with
+joblib (``-1``: every CPU); see :mod:`experiments.runner` for running the same code on a Dask or
+Ray cluster. An experiment that finds a violated invariant stops the run with exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from . import REGISTRY
+from .runner import ExperimentError, make_figures, present, run_experiment, write_summary
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--jobs takes an integer, not {text!r}") from None
+    if n == 0:
+        raise argparse.ArgumentTypeError("--jobs must be >= 1, or negative for all CPUs (-1)")
+    return n
+
+
+def _seed(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seed takes an integer, not {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"--seed must be >= 0, not {n}")
+    return n
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m experiments",
+                                description="Run exactalign's experiments and draw their figures.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("list", help="list the registered experiments")
+
+    r = sub.add_parser("run", help="run experiments, writing rows.csv and meta.json")
+    which = r.add_mutually_exclusive_group(required=True)
+    which.add_argument("--all", action="store_true", help="run every registered experiment")
+    which.add_argument("names", nargs="*", default=[], metavar="NAME",
+                       help=f"experiments to run ({', '.join(REGISTRY)})")
+    r.add_argument("--quick", action="store_true", help="the small QUICK configs")
+    r.add_argument("--out", default="results", help="output folder (default: results)")
+    r.add_argument("--jobs", type=_jobs, default=1,
+                   help="processes for independent instances (default 1; -1 = all CPUs)")
+    r.add_argument("--seed", type=_seed, default=None, help="override each config's base seed")
+    r.add_argument("--quiet", action="store_true", help="no progress bars or messages")
+
+    f = sub.add_parser("figures", help="draw figures and SUMMARY.md from the CSVs")
+    f.add_argument("--out", default="results", help="results folder (default: results)")
+    f.add_argument("names", nargs="*", default=[], metavar="NAME",
+                   help="experiments to draw (default: every one with a rows.csv)")
+    f.add_argument("--quiet", action="store_true", help="no messages")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "list":
+        width = max(map(len, REGISTRY))
+        for name, module in REGISTRY.items():
+            print(f"{name:<{width}}  {module.DESCRIPTION}")
+        return 0
+
+    unknown = [n for n in args.names if n not in REGISTRY]
+    if unknown:
+        print(f"unknown experiment(s): {', '.join(unknown)}; known: {', '.join(REGISTRY)}",
+              file=sys.stderr)
+        return 2
+
+    if args.command == "run":
+        names = list(REGISTRY) if args.all else list(dict.fromkeys(args.names))
+        for name in names:
+            t0 = time.perf_counter()
+            try:
+                folder = run_experiment(name, quick=args.quick, out=args.out, jobs=args.jobs,
+                                        seed=args.seed, quiet=args.quiet)
+            except ExperimentError as e:
+                print(f"experiment {name} FAILED: {e}", file=sys.stderr)
+                return 1
+            if not args.quiet:
+                print(f"{name}: done in {time.perf_counter() - t0:.1f} s -> {folder}")
+        path = write_summary(args.out)
+        if not args.quiet:
+            print(f"summary -> {path}")
+        return 0
+
+    # figures
+    if not args.names and not present(args.out):
+        print(f"no experiment results (*/rows.csv) under {args.out}: run "
+              f"`python -m experiments run --all --out {args.out}` first", file=sys.stderr)
+        return 2
+    try:
+        written = make_figures(args.out, args.names or None)
+    except FileNotFoundError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    path = write_summary(args.out)
+    if not args.quiet:
+        for w in written:
+            print(f"figure -> {w}")
+        print(f"summary -> {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

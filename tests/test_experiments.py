@@ -1,0 +1,244 @@
+"""Smoke tests of the experiment runner: the quick path of every registered experiment, in
+process, into a temporary folder; plus the runner's pieces and the synthetic generator."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from exactalign import synthetic
+from exactalign.core.errors import InputError
+from exactalign.core.result import Result, Status
+from exactalign.data import resolve_data_dir
+from experiments import REGISTRY, bipartite_scaling
+from experiments.__main__ import main
+from experiments.runner import (
+    META_KEYS,
+    ExperimentError,
+    config_for,
+    make_figures,
+    parallel_map,
+    read_header,
+    read_rows,
+    write_rows,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def quick_out(tmp_path_factory) -> Path:
+    """Every registered experiment's quick path plus figures, through the CLI entry point."""
+    out = tmp_path_factory.mktemp("results-quick")
+    assert main(["run", "--all", "--quick", "--out", str(out), "--quiet"]) == 0
+    assert main(["figures", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# the quick path of every experiment
+# ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_rows_csv_has_declared_columns_and_rows(quick_out, name):
+    csv_path = quick_out / name / "rows.csv"
+    assert read_header(csv_path) == list(REGISTRY[name].COLUMNS)
+    rows = read_rows(csv_path)
+    assert len(rows) > 0
+    assert all(set(r) == set(REGISTRY[name].COLUMNS) for r in rows)
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_meta_json_records_the_run(quick_out, name):
+    meta = json.loads((quick_out / name / "meta.json").read_text())
+    assert set(META_KEYS) <= set(meta)
+    assert meta["experiment"] == name
+    assert meta["quick"] is True
+    assert meta["config"] == json.loads(json.dumps(REGISTRY[name].QUICK))
+    assert meta["seeds"]["seed"] == REGISTRY[name].QUICK["seed"]
+    for dist in ("exactalign", "highspy", "scipy", "pulp"):
+        assert meta["versions"][dist], dist
+    assert meta["python"]["version"].count(".") == 2
+    assert "commit" in meta["git"]  # may be None outside a checkout, but the key is there
+    assert meta["machine"]["platform"] and meta["machine"]["cpu_count"] >= 1
+    assert meta["wall_time_s"] > 0
+    assert meta["data"]["data_dir"] == resolve_data_dir().describe()
+    assert meta["data"]["used"] == REGISTRY[name].DATA_SOURCE
+    assert meta["rows"] == len(read_rows(quick_out / name / "rows.csv"))
+    assert meta["jobs"] == 1
+
+
+def test_summary_mentions_every_experiment_with_a_table(quick_out):
+    text = (quick_out / "SUMMARY.md").read_text()
+    for name in REGISTRY:
+        assert f"## {name}" in text
+        for fig in REGISTRY[name].FIGURES:
+            assert f"({name}/{fig})" in text
+    assert "|---" in text
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_figures_exist_and_are_png(quick_out, name):
+    assert REGISTRY[name].FIGURES
+    for fig in REGISTRY[name].FIGURES:
+        data = (quick_out / name / fig).read_bytes()
+        assert data.startswith(PNG_MAGIC), fig
+        assert len(data) > 10_000, fig  # a real plot, not an empty canvas
+
+
+def test_cli_list_subprocess():
+    p = subprocess.run([sys.executable, "-m", "experiments", "list"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60, check=False)
+    assert p.returncode == 0, p.stderr
+    for name in REGISTRY:
+        assert name in p.stdout
+
+
+def test_cli_rejects_unknown_experiment_and_missing_results(tmp_path, capsys):
+    assert main(["run", "no_such_experiment", "--out", str(tmp_path)]) == 2
+    assert "no_such_experiment" in capsys.readouterr().err
+    assert main(["figures", "--out", str(tmp_path / "absent")]) == 2
+    assert not (tmp_path / "absent").exists()
+    with pytest.raises(SystemExit):
+        main(["run", "--all", "bipartite_scaling"])  # --all and names are exclusive
+    with pytest.raises(SystemExit):
+        main(["run", "--all", "--jobs", "0"])
+
+
+# ------------------------------------------------------------------------------------------
+# bipartite_scaling contents
+# ------------------------------------------------------------------------------------------
+def test_bipartite_scaling_quick_rows_are_consistent(quick_out):
+    rows = read_rows(quick_out / "bipartite_scaling" / "rows.csv")
+    cfg = bipartite_scaling.QUICK
+    n_inst = len(cfg["sizes"]) * cfg["replicates"] * len(cfg["weights"])
+    assert len(rows) == n_inst * len(bipartite_scaling.METHODS)
+    assert {r["size"] for r in rows} == set(cfg["sizes"])
+    by_inst: dict = {}
+    for r in rows:
+        by_inst.setdefault((r["weights"], r["instance_seed"]), {})[r["method"]] = r
+    assert len(by_inst) == n_inst
+    for methods in by_inst.values():
+        assert set(methods) == set(bipartite_scaling.METHODS)
+        ex, ilp = methods["exact"], methods["ilp"]
+        assert ex["status"] == "optimal" and ex["proven_optimal"] is True
+        assert ex["bound"] == pytest.approx(ex["objective"])
+        assert ilp["skipped"] is False and ilp["status"] == "optimal"
+        assert ilp["objective"] == pytest.approx(ex["objective"], abs=1e-6)
+        for h in bipartite_scaling.HEURISTICS:
+            r = methods[h]
+            assert r["objective"] <= ex["objective"] + 1e-6
+            assert r["rel_gap"] == pytest.approx((ex["objective"] - r["objective"])
+                                                 / ex["objective"])
+            assert r["time_s"] > 0
+        assert ex["num_pairs"] > 0 and ex["ilp_build_s"] > 0
+    # The heuristics are not optimal on these instances: some gap must show up.
+    assert max(r["rel_gap"] for r in rows if r["method"] == "greedy") > 0
+
+
+def test_ilp_skipped_above_limit_is_recorded():
+    cfg = {**bipartite_scaling.QUICK, "sizes": [10, 30], "replicates": 1,
+           "weights": ["uniform"], "ilp_max_size": 10, "repeats": 1}
+    rows = bipartite_scaling.run(cfg, quiet=True)
+    ilp = {r["size"]: r for r in rows if r["method"] == "ilp"}
+    assert ilp[10]["skipped"] is False and ilp[10]["status"] == "optimal"
+    assert ilp[30]["skipped"] is True and ilp[30]["time_s"] is None
+    assert "ilp_max_size" in ilp[30]["skip_reason"]
+    assert "skipped" in bipartite_scaling.summary(rows)
+
+
+def _result(obj, status=Status.FEASIBLE, bound=None):
+    return Result(status, obj, bound, np.zeros((0, 2)), "x")
+
+
+def test_invariant_violations_raise():
+    exact = _result(10.0, Status.OPTIMAL, 10.0)
+    ok_ilp = _result(10.0 + 1e-9, Status.OPTIMAL, 10.0)
+    bipartite_scaling.check_invariants("ok", exact, ok_ilp, {"greedy": _result(9.0)})
+    with pytest.raises(ExperimentError, match="greedy"):
+        bipartite_scaling.check_invariants("i", exact, None, {"greedy": _result(10.1)})
+    with pytest.raises(ExperimentError, match="ILP optimum"):
+        bipartite_scaling.check_invariants("i", exact, _result(9.9, Status.OPTIMAL, 10.0), {})
+    with pytest.raises(ExperimentError, match="bound"):
+        bipartite_scaling.check_invariants("i", exact, _result(9.0, Status.TIME_LIMIT, 9.5),
+                                           {})
+    with pytest.raises(ExperimentError, match="exact path"):
+        bipartite_scaling.check_invariants("i", _result(10.0), None, {})
+
+
+def test_a_violation_fails_the_run_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    def violated(label, *args):
+        raise ExperimentError(f"{label}: planted violation")
+
+    monkeypatch.setattr(bipartite_scaling, "check_invariants", violated)
+    monkeypatch.setattr(bipartite_scaling, "QUICK", {**bipartite_scaling.QUICK, "sizes": [10],
+                                                     "replicates": 1, "weights": ["uniform"]})
+    assert main(["run", "bipartite_scaling", "--quick", "--out", str(tmp_path), "--quiet"]) == 1
+    assert "planted violation" in capsys.readouterr().err
+    assert not (tmp_path / "bipartite_scaling" / "rows.csv").exists()
+
+
+def test_units_are_reproducible_and_seeded():
+    (unit,) = [u for u in bipartite_scaling.units(bipartite_scaling.QUICK)
+               if u["size"] == 10 and u["replicate"] == 0 and u["weights"] == "dice"]
+    a, b = bipartite_scaling.make_instance(unit), bipartite_scaling.make_instance(unit)
+    assert np.array_equal(a.weights, b.weights) and np.array_equal(a.cols, b.cols)
+    other = bipartite_scaling.make_instance({**unit, "seed": unit["seed"] + 1})
+    assert not np.array_equal(a.weights, other.weights)
+    assert config_for(bipartite_scaling, quick=True, seed=7)["seed"] == 7
+    assert bipartite_scaling.QUICK["seed"] == 0  # config_for copies, never mutates
+
+
+# ------------------------------------------------------------------------------------------
+# runner pieces
+# ------------------------------------------------------------------------------------------
+def test_csv_round_trip_and_column_check(tmp_path):
+    rows = [{"a": 1, "b": 0.1 + 0.2, "c": None, "d": True, "e": "x"}]
+    write_rows(tmp_path / "r.csv", rows, ["a", "b", "c", "d", "e"])
+    assert read_rows(tmp_path / "r.csv") == rows
+    with pytest.raises(ExperimentError, match="missing"):
+        write_rows(tmp_path / "r.csv", [{"a": 1}], ["a", "b"])
+
+
+def test_make_figures_needs_the_csv(tmp_path):
+    with pytest.raises(FileNotFoundError, match="rows.csv"):
+        make_figures(tmp_path, ["bipartite_scaling"])
+
+
+def test_parallel_map_keeps_input_order():
+    units = [-3, 1, -2, 5]
+    assert parallel_map(abs, units, jobs=1, quiet=True) == [3, 1, 2, 5]
+    assert parallel_map(abs, units, jobs=2, quiet=True) == [3, 1, 2, 5]
+    with pytest.raises(ValueError, match="jobs"):
+        parallel_map(abs, units, jobs=0)
+
+
+# ------------------------------------------------------------------------------------------
+# exactalign.synthetic
+# ------------------------------------------------------------------------------------------
+def test_synthetic_is_seeded_and_refuses_no_seed():
+    a = synthetic.random_bipartite(50, 40, degree=5, seed=3)
+    b = synthetic.random_bipartite(50, 40, degree=5, seed=np.random.default_rng(3))
+    assert np.array_equal(a.rows, b.rows) and np.array_equal(a.weights, b.weights)
+    assert (a.n_ref, a.n_pred, a.num_pairs) == (50, 40, 250)
+    with pytest.raises(InputError, match="seed is required"):
+        synthetic.random_bipartite(5, seed=None)
+    with pytest.raises(InputError, match="unknown weight distribution"):
+        synthetic.random_bipartite(5, weights="normal", seed=0)
+
+
+def test_synthetic_weight_distributions():
+    u = synthetic.random_bipartite(200, degree=10, weights="uniform", seed=1)
+    assert u.num_pairs == 2000 and np.all((u.weights > 0) & (u.weights <= 1))
+    assert np.bincount(u.rows, minlength=200).mean() == 10
+    d = synthetic.random_bipartite(200, degree=10, weights="dice", seed=1, max_span=3)
+    spans = range(1, 4)
+    allowed = {2 * o / (x + y) for x in spans for y in spans for o in range(1, min(x, y) + 1)}
+    assert set(np.round(d.weights, 12)) <= {round(v, 12) for v in allowed}
+    full = synthetic.random_bipartite(4, degree=10, seed=0)  # degree beyond the grid: all pairs
+    assert full.num_pairs == 16
