@@ -479,8 +479,9 @@ HEURISTICS = {
 # brute force
 # --------------------------------------------------------------------------------------------
 def brute_force(inst: BipartiteInstance) -> tuple[float, np.ndarray]:
-    """Enumerate every feasible alignment (refuses more than :data:`BRUTE_MAX_PAIRS` pairs).
-    Independent of the ILP: the oracle the tests compare every exact path with."""
+    """Enumerate every feasible alignment (refuses more than :data:`BRUTE_MAX_PAIRS` pairs),
+    cutting only branches whose remaining weight cannot beat the best found. Independent of the
+    ILP and of the assignment algorithms: the oracle the tests compare every exact path with."""
     E = inst.num_pairs
     if E > BRUTE_MAX_PAIRS:
         raise ModelTooLargeError(f"brute_force enumerates at most {BRUTE_MAX_PAIRS} candidate "
@@ -490,12 +491,17 @@ def brute_force(inst: BipartiteInstance) -> tuple[float, np.ndarray]:
     ref_load = [0] * inst.n_ref
     pred_load = [0] * inst.n_pred
     best_val, best_set, chosen = -1.0, [], []
+    # suffix[e] = total weight of pairs e.. : a branch that cannot beat the best even by taking
+    # all of them is cut (sound: it can only tie or lose), which keeps N:N tractable.
+    suffix = np.concatenate([np.cumsum(inst.weights[::-1])[::-1], [0.0]]).tolist()
 
     def rec(e: int, val: float):
         nonlocal best_val, best_set
         if e == E:
             if val > best_val + 1e-12:
                 best_val, best_set = val, list(chosen)
+            return
+        if val + suffix[e] <= best_val + 1e-12:
             return
         r, c = rows[e], cols[e]
         if (ref_cap is None or ref_load[r] < ref_cap) and \
