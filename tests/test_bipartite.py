@@ -197,3 +197,37 @@ def test_lp_bound_and_trivial_bound():
     inst = counterexample()
     assert B.lp_bound(inst) == pytest.approx(1.4)  # 1:1 bipartite matching is TU
     assert B.trivial_bound(inst) == pytest.approx(min(1.0 + 0.4, 0.5 + 1.0))
+
+
+def test_exact_is_proven_by_a_checkable_dual_certificate():
+    inst = counterexample()
+    r = B.solve(inst, "exact")
+    assert r.details["proof"] == "dual certificate" and r.bound == pytest.approx(1.4)
+    cert = B.certify(inst, r.alignment)
+    # Re-check the certificate by hand: duals non-negative, every pair covered, sum = objective.
+    assert (cert.u >= 0).all() and (cert.v >= 0).all()
+    assert (cert.u[inst.rows] + cert.v[inst.cols] >= inst.weights - 1e-12).all()
+    assert cert.u.sum() + cert.v.sum() == pytest.approx(1.4)
+    # The pilot alignment is not optimal: its certificate still bounds, but does not meet it.
+    pilot = B.pilot2015(inst)
+    assert B.certify(inst, pilot).bound >= 1.4 - 1e-12
+    assert B.solve(inst, "exact", certify_exact=False).details["proof"] == "algorithm"
+
+
+def test_dual_bound_rejects_invalid_duals():
+    inst = counterexample()
+    with pytest.raises(ValueError, match="non-negative"):
+        B.dual_bound(inst, [-1.0, 0.0], [0.0, 0.0])
+    with pytest.raises(ValueError, match="no dual values"):
+        B.dual_bound(inst.with_kind("N:N"), [1.0, 0.0], [0.0, 0.0])
+    # Any non-negative duals bound every alignment: here u = (1, 1) gives 2 + slack 0.
+    assert B.dual_bound(inst, [1.0, 1.0], [0.0, 0.0]) == pytest.approx(2.0)
+
+
+def test_wrong_assignment_is_caught_by_the_certificate(monkeypatch):
+    # Sabotage the assignment path: the certificate must refuse to call it optimal.
+    monkeypatch.setattr(B, "_assignment_edges", lambda sub: np.array([0], dtype=np.int64))
+    from exactalign import VerificationError
+
+    with pytest.raises(VerificationError, match="does not prove optimal"):
+        B.solve(counterexample(), "exact", decompose=False)

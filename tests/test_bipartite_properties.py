@@ -14,7 +14,7 @@ TOL = 1e-7
 @given(bipartite_instances(max_pairs=B.BRUTE_MAX_PAIRS))
 def test_sandwich_and_brute_force(inst):
     exact = B.solve(inst, "exact")
-    assert exact.proven_optimal and exact.bound == exact.objective
+    assert exact.proven_optimal and exact.bound == pytest.approx(exact.objective, abs=TOL)
     assert B.check(inst, exact.alignment) == pytest.approx(exact.objective)
     brute_value, brute_al = B.brute_force(inst)
     assert exact.objective == pytest.approx(brute_value, abs=TOL)
@@ -56,3 +56,12 @@ def test_pulp_and_brute_backends_agree(inst):
         r = B.solve(inst, "ilp", backend=backend, decompose=False)
         assert r.proven_optimal, backend
         assert r.objective == pytest.approx(exact, abs=TOL), backend
+
+
+@given(bipartite_instances(max_ref=10, max_pred=10))
+def test_certificate_bounds_every_alignment_and_proves_exact(inst):
+    exact = B.solve(inst, "exact")
+    assert exact.bound == pytest.approx(exact.objective, abs=TOL)
+    for name in B.HEURISTICS:
+        al = B.solve(inst, name).alignment
+        assert B.certify(inst, al).bound >= exact.objective - TOL

