@@ -70,8 +70,9 @@ def micro(items: Iterable[PRF]) -> PRF:
 
 
 def macro(items: Iterable[PRF]) -> dict:
-    """Mean of per-item recall and precision; F1 is the mean of per-item F1 (``f1``) -- the TAC
-    KBP scorer's macro convention -- and ``f1_of_means`` the F1 of the mean P and R."""
+    """Mean of per-item recall and precision, with both macro F1 conventions: ``f1`` is the mean
+    of per-item F1s, ``f1_of_means`` the F1 of the mean precision and mean recall (the TAC KBP
+    event-nugget scorer v1.8's macro F1)."""
     items = list(items)
     if not items:
         return {"recall": 0.0, "precision": 0.0, "f1": 0.0, "f1_of_means": 0.0, "n": 0}
