@@ -47,12 +47,12 @@ import bisect
 import json
 import math
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.errors import InputError
+from .text import read_text
 
 if TYPE_CHECKING:
     from ..problems.bipartite import BipartiteInstance
@@ -88,16 +88,7 @@ def read_pairs(path, *, kind: str | None = None, format: str = "auto") -> Bipart
     ``"text"`` or ``"json"``. ``kind`` (if given) overrides the file's kind. Raises
     :class:`InputError` (with file and line) for bad content and ``OSError`` when the file
     cannot be read."""
-    if str(path) == "-":
-        label, data = "<stdin>", sys.stdin.buffer.read()
-    else:
-        label, data = str(path), Path(path).read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise InputError(f"not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start})",
-                         path=label, line=line) from None
+    label, text = read_text(path)
     if format == "auto":
         format = "json" if label.lower().endswith(".json") or text.lstrip().startswith("{") \
             else "text"
