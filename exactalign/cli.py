@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from . import __version__
 from .core.errors import ExactAlignError, InputError, ModelTooLargeError
+from .metrics import coref_cli, nugget_cli  # argument parsing only: no numpy at start-up
 
 PROG = "exactalign"
 
@@ -295,6 +296,10 @@ COMMANDS: list[Command] = [
                         "uniformity but has no effect on a single instance."),
     Command("info", "versions of exactalign and its dependencies, and the data directory",
             _info_arguments, _info_run),
+    Command("nugget", "event nuggets: TAC KBP v1.8 scores, heuristic and exact mappings",
+            nugget_cli.add_nugget_arguments, nugget_cli.run_nugget),
+    Command("coref", "coreference: MUC, B3, CEAF (exact vs greedy), BLANC, LEA of CoNLL files",
+            coref_cli.add_coref_arguments, coref_cli.run_coref),
 ]
 
 

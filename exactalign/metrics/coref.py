@@ -1,0 +1,585 @@
+"""Coreference metrics -- MUC, B³, CEAFm, CEAFe, BLANC, LEA and the CoNLL average -- as the
+CoNLL reference scorer v8.01 computes them (``conll/reference-coreference-scorers``,
+``lib/CorScorer.pm``), with CEAF's entity alignment solved exactly through
+:mod:`exactalign.problems.bipartite` and also by the greedy heuristic, to measure the gap.
+
+Pipeline
+--------
+1. :func:`exactalign.io.conll.read_conll` reads the files; :func:`~exactalign.io.conll.pair_documents`
+   pairs key and response documents.
+2. :func:`identify` turns one key/response pair into chains of mention ids, applying the
+   reference scorer's mention identification (``IdentifMentions``):
+
+   * mentions are identified by their exact span ``(start_token, end_token)`` (heads play no
+     part);
+   * **repeated mentions in the response**: walking the response clusters in order (the
+     reader's order, i.e. the order in which entity ids first appear) and each cluster's mentions
+     in order, a mention *that is in the key* and was already met is dropped -- so a key mention
+     the response puts in two clusters stays in the lower-indexed one, and one it repeats within
+     a cluster is kept once; a cluster left empty is dropped. A repeated response mention that
+     is *not* in the key is kept every time (the reference only tracks key mentions in that
+     pass). :func:`score_documents` refuses, as v8.01 does, a response with more than
+     :data:`MAX_REPEATED` such repetitions (in all its documents);
+   * **repeated mentions in the key** are kept in every cluster (the scorer only warns), under
+     one id: a mention's key cluster, where one is needed, is the last one containing it (the
+     Perl ``Indexa`` hash), and counts of mentions count the repetitions.
+
+   Without repetitions (every well-formed file) all this reduces to the textbook definitions.
+3. Each metric returns counts (:class:`~exactalign.metrics.aggregation.PRF`; :class:`Blanc` for
+   BLANC); a corpus is scored by summing the counts over documents (micro average), as the
+   reference scorer's ``Score`` sums ``(recall_num, recall_den, precision_num, precision_den)``
+   -- and, for BLANC, the coreference-link and non-coreference-link counts separately, combining
+   them only at the end (:class:`Blanc`).
+
+The metrics, on chains of ids (``K`` a key chain, ``R`` a response chain, ``|.|`` counting
+repetitions)
+---------------------------------------------------------------------------------------------
+* MUC (Vilain et al. 1995): recall ``sum (|K∩R| - 1) / sum (|K| - 1)`` over non-empty
+  intersections, precision the same numerator over ``sum (|R| - 1)``.
+* B³ (Bagga & Baldwin 1998) without Cai & Strube's changes (v8.01's ``bcub``): recall
+  ``sum |K∩R|²/|K| / sum |K|``, precision ``sum |K∩R|²/|R| / sum |R|``; twinless mentions
+  contribute 0 to the numerators and count in the denominators.
+* CEAF (Luo 2005): the maximum-weight 1:1 alignment of key and response entities under
+  ``φ3 = |K∩R|`` (CEAFm; denominators ``sum |K|``, ``sum |R|``) or ``φ4 = 2|K∩R|/(|K|+|R|)``
+  (CEAFe; denominators the numbers of entities). The alignment is a
+  :class:`~exactalign.problems.bipartite.BipartiteInstance` (kind 1:1) solved by ``method``:
+  ``exact`` (the assignment problem, proven optimal: what the reference's Munkres computes),
+  ``ilp`` (the ILP through a backend; must agree), or ``greedy`` (repeatedly take the best
+  remaining entity pair: the heuristic; status FEASIBLE, no bound).
+* BLANC (Recasens & Hovy 2011; Luo et al. 2014 for system mentions): the sets of coreference
+  links (pairs of mentions in one chain) and non-coreference links (pairs in two different
+  chains) of key and response; recall and precision of each; BLANC averages the two
+  recalls, the two precisions and the two F1s -- or takes one kind alone when the key has no
+  link of the other kind (``ComputeBLANCFromCounts``). Corpus BLANC sums the eight counts over
+  documents first.
+* LEA (Moosavi & Strube 2016; not in v8.01 -- as coval implements it): recall
+  ``sum |K| * (common links of K) / link(K) / sum |K|`` with ``link(n) = n(n-1)/2``, the common
+  links of ``K`` the pairs of its mentions that the response puts in one chain; a singleton
+  ``K`` has one (self-)link, resolved when its mention is a singleton in the response too.
+  Precision swaps key and response. Computed on the identified chains above.
+* The CoNLL average: the mean of the MUC, B³ and CEAFe F1s (corpus level: of the corpus F1s).
+
+Everything between documents' chains is computed with ``scipy.sparse`` incidence matrices
+(chains x mention ids) and their products; no Python loop runs over pairs of entities or of
+mentions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..core.errors import InputError
+from ..core.result import Result, worst_status
+from ..io.conll import Document, Mention, pair_documents, read_conll
+from ..problems import bipartite
+from .aggregation import PRF
+
+#: The metrics, in the reference scorer's names and order (plus LEA).
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+#: The CEAF variants and their similarity.
+CEAF_PHI = {"ceafm": "mention", "ceafe": "entity"}
+#: Ways to align CEAF entities: exact methods first, then the heuristic.
+CEAF_METHODS = ("exact", "ilp", "greedy")
+CEAF_HEURISTICS = ("greedy",)
+#: The reference scorer v8.01 refuses a response with more repeated key mentions than this.
+MAX_REPEATED = 10
+
+
+# --------------------------------------------------------------------------------------------
+# identification of mentions
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Identified:
+    """One document after the reference scorer's mention identification (see the module).
+
+    ``spans[i]`` is the span of mention id ``i``; ids ``0 .. n_key - 1`` are the key's distinct
+    mentions, the rest the response's mentions that are not in the key. ``key_chains`` and
+    ``response_chains`` are int64 arrays of ids, one per cluster (the reference's
+    ``kChainsOrig``/``rChainsOrig``). ``repeated`` lists the response mentions dropped by the
+    repeated-mention rule as ``(mention, response cluster index)``."""
+
+    name: str
+    spans: tuple[Mention, ...]
+    n_key: int
+    key_chains: tuple[np.ndarray, ...]
+    response_chains: tuple[np.ndarray, ...]
+    mentions: PRF
+    repeated: tuple[tuple[Mention, int], ...] = ()
+
+    @property
+    def n_ids(self) -> int:
+        return len(self.spans)
+
+    # -- incidence matrices (chains x ids) ---------------------------------------------------
+    @cached_property
+    def key_counts(self) -> sp.csr_array:
+        """``C[k, i]`` = how many times id ``i`` occurs in key chain ``k``."""
+        return _incidence(self.key_chains, self.n_ids)
+
+    @cached_property
+    def response_counts(self) -> sp.csr_array:
+        return _incidence(self.response_chains, self.n_ids)
+
+    @cached_property
+    def key_sizes(self) -> np.ndarray:
+        return np.array([len(c) for c in self.key_chains], dtype=np.int64)
+
+    @cached_property
+    def response_sizes(self) -> np.ndarray:
+        return np.array([len(c) for c in self.response_chains], dtype=np.int64)
+
+    @cached_property
+    def key_of(self) -> np.ndarray:
+        """Per id, the last key chain containing it (-1: none) -- the Perl ``Indexa``."""
+        return _last_chain(self.key_counts, self.n_ids)
+
+    @cached_property
+    def response_of(self) -> np.ndarray:
+        return _last_chain(self.response_counts, self.n_ids)
+
+
+def _incidence(chains: Sequence[np.ndarray], n: int) -> sp.csr_array:
+    rows = np.repeat(np.arange(len(chains), dtype=np.int64),
+                     [len(c) for c in chains]) if chains else np.zeros(0, np.int64)
+    cols = np.concatenate(chains) if chains else np.zeros(0, np.int64)
+    m = sp.csr_array((np.ones(len(cols), dtype=np.int64), (rows, cols)), shape=(len(chains), n))
+    m.sum_duplicates()
+    return m
+
+
+def _last_chain(counts: sp.csr_array, n: int) -> np.ndarray:
+    coo = counts.tocoo()
+    last = np.full(n, -1, dtype=np.int64)
+    np.maximum.at(last, coo.col, coo.row)
+    return last
+
+
+def _one_hot(of: np.ndarray, n_chains: int) -> sp.csr_array:
+    """``ids x chains`` matrix with a 1 at ``(i, of[i])`` for every id that has a chain."""
+    ids = np.flatnonzero(of >= 0)
+    return sp.csr_array((np.ones(len(ids), dtype=np.int64), (ids, of[ids])),
+                        shape=(len(of), n_chains))
+
+
+def identify(key: Document, response: Document) -> Identified:
+    """Mention identification of the reference scorer (``IdentifMentions``) for one document.
+
+    Also computes the identification-of-mentions counts the reference prints first: recall
+    ``found / distinct key mentions``, precision ``found / distinct response mentions``, where
+    ``found`` counts the distinct key mentions the response contains."""
+    ids: dict[Mention, int] = {}
+    for cluster in key.clusters:
+        for m in cluster:
+            ids.setdefault(m, len(ids))
+    n_key = len(ids)
+    key_chains = tuple(np.array([ids[m] for m in c], dtype=np.int64) for c in key.clusters)
+
+    met: set[Mention] = set()     # key mentions already met in the response
+    kept: list[list[Mention]] = []
+    repeated: list[tuple[Mention, int]] = []
+    for ci, cluster in enumerate(response.clusters):
+        out = []
+        for m in cluster:
+            if m in met:
+                repeated.append((m, ci))
+                continue
+            if m in ids:
+                met.add(m)
+            out.append(m)
+        if out:
+            kept.append(out)
+    for cluster in kept:          # response-only mentions get new ids, in order
+        for m in cluster:
+            ids.setdefault(m, len(ids))
+    response_chains = tuple(np.array([ids[m] for m in c], dtype=np.int64) for c in kept)
+    n_response = len(met) + (len(ids) - n_key)
+    spans = tuple(ids)  # insertion order is id order
+    return Identified(key.name, spans, n_key, key_chains, response_chains,
+                      PRF(float(len(met)), float(n_key), float(len(met)), float(n_response)),
+                      tuple(repeated))
+
+
+# --------------------------------------------------------------------------------------------
+# the metrics (one document)
+# --------------------------------------------------------------------------------------------
+def muc(d: Identified) -> PRF:
+    """MUC as ``MUCScorer``: a response chain's correct links are its mentions, grouped by
+    their key chain, minus one per group."""
+    n = (d.response_counts @ _one_hot(d.key_of, len(d.key_chains))).tocoo()  # R x K
+    correct = float(np.maximum(n.data - 1, 0).sum())
+    key_links = float(np.maximum(d.key_sizes - 1, 0).sum())
+    response_links = float(np.maximum(d.response_sizes - 1, 0).sum())
+    return PRF(correct, key_links, correct, response_links)
+
+
+def b_cubed(d: Identified) -> PRF:
+    """B³ as ``BCUBED``: each response mention ``m`` of chain ``R`` scores ``c/|R|`` in
+    precision and ``c/|K|`` in recall, ``K`` its key chain and ``c`` how many mentions of ``R``
+    are in ``K``."""
+    nK = len(d.key_chains)
+    n = d.response_counts @ _one_hot(d.key_of, nK)                          # positions by K
+    c = d.response_counts @ (d.key_counts > 0).astype(np.int64).T          # |R ∩ K|
+    nc = (n * c).tocoo()                                                   # R x K
+    r_num = float((nc.data / d.key_sizes[nc.col]).sum()) if nc.nnz else 0.0
+    p_num = float((nc.data / d.response_sizes[nc.row]).sum()) if nc.nnz else 0.0
+    return PRF(r_num, float(d.key_sizes.sum()), p_num, float(d.response_sizes.sum()))
+
+
+def lea(d: Identified) -> PRF:
+    """LEA (coval's ``lea``): recall over key chains, precision over response chains."""
+    r_num = _lea_side(d.key_counts, d.key_sizes, d.response_of, d.response_sizes)
+    p_num = _lea_side(d.response_counts, d.response_sizes, d.key_of, d.key_sizes)
+    return PRF(r_num, float(d.key_sizes.sum()), p_num, float(d.response_sizes.sum()))
+
+
+def _lea_side(counts: sp.csr_array, sizes: np.ndarray, other_of: np.ndarray,
+              other_sizes: np.ndarray) -> float:
+    if not len(sizes):
+        return 0.0
+    n = (counts @ _one_hot(other_of, len(other_sizes))).tocoo()  # positions by other chain
+    common = np.zeros(len(sizes))
+    np.add.at(common, n.row, n.data * (n.data - 1) / 2)
+    links = sizes * (sizes - 1) / 2
+    single = np.flatnonzero(sizes == 1)
+    if len(single):
+        coo = counts[single].tocoo()                   # the one id of each singleton chain
+        mention = np.empty(len(single), dtype=np.int64)
+        mention[coo.row] = coo.col
+        other = other_of[mention]
+        ok = other >= 0
+        common[single] = 0.0
+        common[single[ok]] = other_sizes[other[ok]] == 1
+        links[single] = 1
+    return float((sizes * common / links).sum())
+
+
+def ceaf_instance(d: Identified, phi: str) -> bipartite.BipartiteInstance:
+    """The CEAF alignment problem: key entities (reference side) x response entities, weight
+    ``φ3 = |K∩R|`` (``phi="mention"``) or ``φ4 = 2|K∩R|/(|K|+|R|)`` (``"entity"``); ``|K∩R|``
+    counts the mentions of ``K`` that ``R`` contains (the Perl ``SIMEntityBased``)."""
+    inter = (d.key_counts @ (d.response_counts > 0).astype(np.int64).T).tocoo()  # K x R
+    if phi == "mention":
+        w = inter.data.astype(np.float64)
+    elif phi == "entity":
+        w = 2.0 * inter.data / (d.key_sizes[inter.row] + d.response_sizes[inter.col])
+    else:
+        raise ValueError(f"unknown CEAF similarity {phi!r}; choose 'mention' or 'entity'")
+    return bipartite.BipartiteInstance(len(d.key_chains), len(d.response_chains), inter.row,
+                                       inter.col, w, "1:1")
+
+
+@dataclass(frozen=True)
+class Ceaf:
+    """A CEAF score: the counts and the solve of the entity alignment (its objective is the
+    numerator of both recall and precision)."""
+
+    prf: PRF
+    result: Result
+
+
+def ceaf(d: Identified, phi: str = "entity", method: str = "exact", **solve_options) -> Ceaf:
+    """CEAFe (``phi="entity"``) or CEAFm (``"mention"``) of one document, the alignment solved
+    by ``method`` (``exact``, ``ilp``, ``greedy``, or any other :func:`bipartite.solve` method);
+    ``solve_options`` (``backend``, ``time_limit``, ``seed``...) go to :func:`bipartite.solve`.
+    When an ILP stops on its time limit the numerator is its incumbent (a lower bound) and the
+    result carries the bound."""
+    res = bipartite.solve(ceaf_instance(d, phi), method, **solve_options)
+    num = 0.0 if res.objective is None else float(res.objective)
+    if phi == "mention":
+        dens = float(d.key_sizes.sum()), float(d.response_sizes.sum())
+    else:
+        dens = float(len(d.key_chains)), float(len(d.response_chains))
+    return Ceaf(PRF(num, dens[0], num, dens[1]), res)
+
+
+# -- BLANC ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Blanc:
+    """BLANC counts: coreference links and non-coreference links, each a :class:`PRF`.
+
+    Summing is the reference's corpus aggregation (each of the eight counts summed);
+    :attr:`recall`, :attr:`precision` and :attr:`f1` combine the two kinds as
+    ``ComputeBLANCFromCounts`` does: their means (the F1 is the mean of the two F1s, not the F1
+    of the mean recall and precision) when the key has links of both kinds, the one kind alone
+    when it has links of only one kind, 0 when it has none."""
+
+    coref: PRF = field(default_factory=PRF)
+    noncoref: PRF = field(default_factory=PRF)
+
+    def __add__(self, other: Blanc) -> Blanc:
+        return Blanc(self.coref + other.coref, self.noncoref + other.noncoref)
+
+    def _parts(self) -> list[PRF]:
+        return [p for p in (self.coref, self.noncoref) if p.recall_den]
+
+    @property
+    def recall(self) -> float:
+        parts = self._parts()
+        return sum(p.recall for p in parts) / len(parts) if parts else 0.0
+
+    @property
+    def precision(self) -> float:
+        parts = self._parts()
+        return sum(p.precision for p in parts) / len(parts) if parts else 0.0
+
+    @property
+    def f1(self) -> float:
+        parts = self._parts()
+        return sum(p.f1 for p in parts) / len(parts) if parts else 0.0
+
+    def to_dict(self, counts: bool = True) -> dict:
+        d = {"recall": self.recall, "precision": self.precision, "f1": self.f1}
+        if counts:
+            d["coref"] = self.coref.to_dict()
+            d["noncoref"] = self.noncoref.to_dict()
+        return d
+
+
+def blanc(d: Identified) -> Blanc:
+    """BLANC as ``BLANC_Internal``: link *sets* (a pair of ids counts once however many chains
+    produce it); a chain holding an id twice links it to itself, and an id in two chains has a
+    non-coreference link to itself -- which only repeated mentions can cause."""
+    n = d.n_ids
+    k, r = _links(d.key_counts, n), _links(d.response_counts, n)
+    common = k.present & r.present
+    m = int(common.sum())
+
+    def restricted(codes):
+        return codes[common[codes // max(n, 1)] & common[codes % max(n, 1)]]
+
+    blocked = np.union1d(restricted(k.blocked), restricted(r.blocked)).size
+    isect_nc = m * (m - 1) // 2 - blocked + int((k.self_noncoref & r.self_noncoref).sum())
+    isect_c = np.intersect1d(k.coref, r.coref, assume_unique=True).size
+    return Blanc(PRF(float(isect_c), float(k.coref.size), float(isect_c), float(r.coref.size)),
+                 PRF(float(isect_nc), float(k.n_noncoref), float(isect_nc),
+                     float(r.n_noncoref)))
+
+
+@dataclass(frozen=True)
+class _LinkSets:
+    coref: np.ndarray          # sorted codes a*n+b (a <= b) of coreference links
+    blocked: np.ndarray        # codes (a < b, both present) that are NOT non-coreference links
+    present: np.ndarray        # bool per id
+    self_noncoref: np.ndarray  # bool per id: in two chains (a non-coreference self-link)
+    n_noncoref: int
+
+
+def _links(counts: sp.csr_array, n: int) -> _LinkSets:
+    """Coreference links: pairs (a < b) sharing a chain, plus (a, a) for an id twice in one
+    chain. Non-coreference links: pairs (a < b) with ``a`` in some chain and ``b`` in another --
+    i.e. all present pairs except those where every chain holding one holds the other
+    (``c(a) c(b) == M[a, b]``, ``c`` = chains per id, ``M`` = chains holding both) -- plus
+    (a, a) for an id in two chains."""
+    S = (counts > 0).astype(np.int64)
+    c = np.asarray(S.sum(axis=0)).ravel()
+    M = (S.T @ S).tocoo()
+    up = M.row < M.col
+    a, b, both = M.row[up].astype(np.int64), M.col[up].astype(np.int64), M.data[up]
+    codes = a * n + b
+    cc = counts.tocoo()
+    twice = np.unique(cc.col[cc.data >= 2]).astype(np.int64)
+    coref = np.union1d(codes, twice * n + twice)
+    blocked = np.sort(codes[both == c[a] * c[b]])
+    present = c > 0
+    p = int(present.sum())
+    self_nc = c >= 2
+    n_noncoref = p * (p - 1) // 2 - blocked.size + int(self_nc.sum())
+    return _LinkSets(coref, blocked, present, self_nc, n_noncoref)
+
+
+# --------------------------------------------------------------------------------------------
+# documents and corpora
+# --------------------------------------------------------------------------------------------
+def conll_average(scores: dict) -> float | None:
+    """Mean F1 of MUC, B³ and CEAFe (``None`` unless all three are in ``scores``)."""
+    if not all(m in scores for m in ("muc", "bcub", "ceafe")):
+        return None
+    return (scores["muc"].f1 + scores["bcub"].f1 + scores["ceafe"].f1) / 3
+
+
+@dataclass(frozen=True)
+class DocumentScores:
+    """The scores of one document: ``scores[metric]`` is a :class:`PRF` (a :class:`Blanc` for
+    ``blanc``); ``ceaf[metric]`` the alignment solve of ``ceafm``/``ceafe`` by the chosen
+    method and ``ceaf_exact[metric]`` the exact solve when the method is a heuristic and the
+    comparison was asked for."""
+
+    name: str
+    mentions: PRF
+    scores: dict
+    ceaf: dict = field(default_factory=dict)
+    ceaf_exact: dict = field(default_factory=dict)
+    repeated: int = 0
+
+    @property
+    def conll(self) -> float | None:
+        return conll_average(self.scores)
+
+
+def combine_results(results: Sequence[Result], method: str) -> Result:
+    """One :class:`Result` for a corpus: the worst status, summed objectives, bounds (``None``
+    if any is missing), wall times, nodes and components."""
+    if not results:
+        return Result(worst_status([]), 0.0, 0.0, None, method, components=0)
+    objs = [r.objective for r in results]
+    bounds = [r.bound for r in results]
+    nodes = [r.nodes for r in results if r.nodes is not None]
+    first = results[0]
+    return Result(worst_status(r.status for r in results),
+                  None if any(o is None for o in objs) else float(sum(objs)),
+                  None if any(b is None for b in bounds) else float(sum(bounds)),
+                  None, method, float(sum(r.wall_time for r in results)),
+                  nodes=int(sum(nodes)) if nodes else None, backend=first.backend,
+                  seed=first.seed, solver_version=first.solver_version,
+                  components=int(sum(r.components for r in results)),
+                  details={"documents": len(results)})
+
+
+@dataclass(frozen=True)
+class CorefScores:
+    """The scores of a corpus: per document, and overall as the reference aggregates them
+    (counts summed over documents)."""
+
+    documents: tuple[DocumentScores, ...]
+    metrics: tuple[str, ...]
+    ceaf_method: str = "exact"
+
+    @cached_property
+    def overall(self) -> dict:
+        out = {}
+        for m in self.metrics:
+            total = Blanc() if m == "blanc" else PRF()
+            for doc in self.documents:
+                total = total + doc.scores[m]
+            out[m] = total
+        return out
+
+    @cached_property
+    def mentions(self) -> PRF:
+        total = PRF()
+        for doc in self.documents:
+            total = total + doc.mentions
+        return total
+
+    @property
+    def conll(self) -> float | None:
+        return conll_average(self.overall)
+
+    def ceaf_result(self, metric: str, exact: bool = False) -> Result | None:
+        """The corpus-level solve of ``ceafm``/``ceafe`` (``exact=True``: the exact comparison
+        solve, when it was made)."""
+        results = [(d.ceaf_exact if exact else d.ceaf).get(metric) for d in self.documents]
+        if not results or any(r is None for r in results):
+            return None
+        return combine_results(results, results[0].method)
+
+    def ceaf_gap(self, metric: str) -> dict | None:
+        """The heuristic against the exact alignment, or ``None`` when no comparison was made:
+        ``documents``, ``documents_with_gap`` (shortfall > 1e-9), ``shortfall`` (exact minus
+        heuristic objective, summed over documents), ``relative`` (over the summed exact
+        objective), ``largest_gap`` and ``largest_gap_document`` (``None`` when no gap)."""
+        pairs = [(d.name, d.ceaf[metric].objective, d.ceaf_exact[metric].objective)
+                 for d in self.documents if metric in d.ceaf_exact]
+        if not pairs:
+            return None
+        gaps = [(ex - h, name) for name, h, ex in pairs]
+        tol = 1e-9
+        largest = max(gaps)
+        shortfall = float(sum(g for g, _ in gaps))
+        optimum = float(sum(ex for _, _, ex in pairs))
+        return {"documents": len(pairs),
+                "documents_with_gap": sum(g > tol for g, _ in gaps),
+                "shortfall": shortfall,
+                "relative": shortfall / optimum if optimum else 0.0,
+                "largest_gap": float(largest[0]) if largest[0] > tol else 0.0,
+                "largest_gap_document": largest[1] if largest[0] > tol else None}
+
+
+def score_document(key: Document, response: Document, metrics: Iterable[str] = METRICS, *,
+                   ceaf_method: str = "exact", compare_exact: bool = False,
+                   **solve_options) -> DocumentScores:
+    """Every metric of ``metrics`` on one key/response document pair (options as
+    :func:`score_documents`)."""
+    return score_identified(identify(key, response), metrics, ceaf_method=ceaf_method,
+                            compare_exact=compare_exact, **solve_options)
+
+
+def score_identified(d: Identified, metrics: Iterable[str] = METRICS, *,
+                     ceaf_method: str = "exact", compare_exact: bool = False,
+                     **solve_options) -> DocumentScores:
+    """As :func:`score_document`, on a document already through :func:`identify`."""
+    metrics = _check_metrics(metrics, ceaf_method)
+    scores, solves, exact = {}, {}, {}
+    for m in metrics:
+        if m in CEAF_PHI:
+            c = ceaf(d, CEAF_PHI[m], ceaf_method, **solve_options)
+            scores[m], solves[m] = c.prf, c.result
+            if compare_exact and ceaf_method in CEAF_HEURISTICS:
+                exact[m] = bipartite.solve(ceaf_instance(d, CEAF_PHI[m]), "exact")
+        else:
+            scores[m] = _SIMPLE[m](d)
+    return DocumentScores(d.name, d.mentions, scores, solves, exact, len(d.repeated))
+
+
+_SIMPLE = {"muc": muc, "bcub": b_cubed, "blanc": blanc, "lea": lea}
+
+
+def _check_metrics(metrics: Iterable[str], ceaf_method: str) -> tuple[str, ...]:
+    metrics = tuple(dict.fromkeys(metrics))
+    for m in metrics:
+        if m not in METRICS:
+            raise ValueError(f"unknown coreference metric {m!r}; choose from "
+                             + ", ".join(METRICS))
+    if ceaf_method not in bipartite.METHODS:
+        raise ValueError(f"unknown CEAF method {ceaf_method!r}; choose from "
+                         + ", ".join(CEAF_METHODS))
+    return metrics
+
+
+def score_documents(pairs: Iterable[tuple[Document, Document]],
+                    metrics: Iterable[str] = METRICS, *, ceaf_method: str = "exact",
+                    compare_exact: bool = False, max_repeated: int | None = MAX_REPEATED,
+                    **solve_options) -> CorefScores:
+    """Score paired documents (see :func:`~exactalign.io.conll.pair_documents`).
+
+    ``compare_exact`` also solves CEAF exactly when ``ceaf_method`` is a heuristic (for
+    :meth:`CorefScores.ceaf_gap`). ``max_repeated``: raise :class:`InputError` when the
+    response repeats more key mentions than this in all (the reference scorer v8.01 refuses to
+    score such a response; ``None`` scores anyway)."""
+    metrics = _check_metrics(metrics, ceaf_method)
+    pairs = list(pairs)
+    identified = [identify(k, r) for k, r in pairs]
+    if max_repeated is not None:
+        found = [(r, m) for (_, r), d in zip(pairs, identified, strict=True)
+                 for m, _ in d.repeated]
+        if len(found) > max_repeated:
+            r, m = found[0]
+            raise InputError(f"the response repeats {len(found)} key mentions in two clusters "
+                             f"or twice in one (more than {max_repeated}), the first {m} in "
+                             f"document {r.name!r}: the reference scorer v8.01 refuses to "
+                             "score it", path=r.path, line=r.line)
+    docs = tuple(score_identified(d, metrics, ceaf_method=ceaf_method,
+                                  compare_exact=compare_exact, **solve_options)
+                 for d in identified)
+    return CorefScores(docs, metrics, ceaf_method)
+
+
+def score_files(key_path, response_path, metrics: Iterable[str] = METRICS,
+                **options) -> CorefScores:
+    """Read, pair and score a key and a response CoNLL-2012 file (options as
+    :func:`score_documents`)."""
+    pairs = pair_documents(read_conll(key_path), read_conll(response_path))
+    return score_documents(pairs, metrics, **options)
+
+
+__all__ = [
+    "CEAF_METHODS", "CEAF_PHI", "MAX_REPEATED", "METRICS", "Blanc", "Ceaf", "CorefScores",
+    "DocumentScores", "Identified", "b_cubed", "blanc", "ceaf", "ceaf_instance",
+    "combine_results", "conll_average", "identify", "lea", "muc", "score_document",
+    "score_documents", "score_files", "score_identified",
+]

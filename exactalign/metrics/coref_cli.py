@@ -1,0 +1,213 @@
+"""``exactalign coref KEY RESPONSE``: the coreference metrics of a CoNLL-2012 key/response pair.
+
+Registered in :data:`exactalign.cli.COMMANDS`. Importing this module is cheap (no numpy): the
+scoring modules are imported when the command runs.
+
+Output: a table like the reference scorer's summary -- recall and precision with their counts,
+F1 -- for the identification of mentions and each metric, the CoNLL average when MUC, B³ and
+CEAFe were computed, and the CEAF alignment solves (status, objective, bound, gap; for the greedy
+heuristic, how far it falls short of the exact alignment). ``--json`` prints one object:
+
+* ``overall`` -- corpus level: ``mentions`` and each metric as ``{"recall", "precision", "f1",
+  "counts"}`` (``blanc`` adds ``coref`` and ``noncoref``, each such an object), ``conll`` (the
+  same shape, recall and precision ``null``), and ``ceaf``: per CEAF metric ``{"method",
+  "solve", "exact", "vs_exact"}`` -- ``solve`` and ``exact`` are ``Result.to_dict()`` (``exact``
+  only for a heuristic method, else ``null``), ``vs_exact`` the heuristic's shortfall
+  (``{"documents", "documents_with_gap", "shortfall", "relative", "largest_gap",
+  "largest_gap_document"}``; per document ``{"shortfall", "relative"}``) or ``null``;
+* ``documents`` -- a list, in key order, of the same per document plus ``name`` and
+  ``repeated`` (response mentions dropped by the reference's repeated-mention rule);
+* ``key``, ``response``, ``metrics``, ``ceaf_method``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "all")
+CEAF_METHOD_CHOICES = ("exact", "ilp", "greedy")
+LABELS = {"mentions": "mentions", "muc": "MUC", "bcub": "B3", "ceafm": "CEAFm",
+          "ceafe": "CEAFe", "blanc": "BLANC", "lea": "LEA"}
+
+
+def _max_repeated(text: str) -> int | None:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    return None if value < 0 else value
+
+
+def add_coref_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("key", metavar="KEY", help="key (gold) CoNLL-2012 file; '-' reads stdin")
+    p.add_argument("response", metavar="RESPONSE", help="response (system) CoNLL-2012 file")
+    p.add_argument("--metric", action="extend", nargs="+", choices=METRIC_CHOICES,
+                   metavar="M", help="metrics to compute: " + ", ".join(METRIC_CHOICES)
+                   + " (several, or repeat the option; default: all)")
+    p.add_argument("--ceaf-method", choices=CEAF_METHOD_CHOICES, default="exact",
+                   help="how CEAF aligns entities: exact (assignment, proven optimal), ilp "
+                        "(through --backend), greedy (best remaining pair; then also solved "
+                        "exactly to report the gap) (default: %(default)s)")
+    p.add_argument("--documents", action="store_true",
+                   help="also print each document's scores (JSON always has them)")
+    p.add_argument("--max-repeated", type=_max_repeated, default=10, metavar="N",
+                   help="refuse a response repeating more than N key mentions, as the "
+                        "reference scorer v8.01 does (default: %(default)s; -1: no limit)")
+
+
+def run_coref(args: argparse.Namespace) -> int:
+    from ..cli import prf, print_json, solve_options
+    from . import coref
+
+    metrics = list(args.metric or ["all"])
+    metrics = [m for m in coref.METRICS if m in metrics or "all" in metrics]
+    scores = coref.score_files(args.key, args.response, metrics, ceaf_method=args.ceaf_method,
+                               compare_exact=True, max_repeated=args.max_repeated,
+                               **solve_options(args))
+    key = "<stdin>" if args.key == "-" else args.key
+    response = "<stdin>" if args.response == "-" else args.response
+    if args.json:
+        print_json({"key": key, "response": response, "metrics": list(scores.metrics),
+                    "ceaf_method": scores.ceaf_method,
+                    "overall": _overall_json(scores, prf),
+                    "documents": [_document_json(d, scores, prf) for d in scores.documents]})
+        return 0
+    n_key = int(scores.mentions.recall_den)
+    n_resp = int(scores.mentions.precision_den)
+    print(f"{key} vs {response}: {len(scores.documents)} document(s), {n_key} key and "
+          f"{n_resp} response mentions")
+    if args.documents:
+        for d in scores.documents:
+            print(f"\ndocument {d.name}" + (f" ({d.repeated} repeated response mention(s) "
+                                            "dropped)" if d.repeated else ""))
+            print(_score_table(d.mentions, d.scores, d.conll))
+        print("\nall documents (counts summed)")
+    print(_score_table(scores.mentions, scores.overall, scores.conll))
+    ceaf_metrics = [m for m in scores.metrics if m in coref.CEAF_PHI]
+    if ceaf_metrics:
+        print(f"\nCEAF entity alignment, {scores.ceaf_method}, summed over "
+              f"{len(scores.documents)} document(s):")
+        print(_ceaf_table(scores, ceaf_metrics))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# JSON
+# --------------------------------------------------------------------------------------------
+def _prf_json(score, prf) -> dict:
+    d = {**prf(score.recall, score.precision, score.f1)}
+    if hasattr(score, "coref"):  # BLANC
+        d["coref"] = _prf_json(score.coref, prf)
+        d["noncoref"] = _prf_json(score.noncoref, prf)
+    else:
+        d["counts"] = {"recall_num": score.recall_num, "recall_den": score.recall_den,
+                       "precision_num": score.precision_num,
+                       "precision_den": score.precision_den}
+    return d
+
+
+def _metrics_json(mentions, scores: dict, conll, prf) -> dict:
+    out = {"mentions": _prf_json(mentions, prf)}
+    out.update({m: _prf_json(s, prf) for m, s in scores.items()})
+    if conll is not None:
+        out["conll"] = prf(None, None, conll)
+    return out
+
+
+def _ceaf_json(solve, exact, vs_exact, method: str) -> dict:
+    return {"method": method, "solve": solve.to_dict(),
+            "exact": None if exact is None else exact.to_dict(), "vs_exact": vs_exact}
+
+
+def _overall_json(scores, prf) -> dict:
+    out = _metrics_json(scores.mentions, scores.overall, scores.conll, prf)
+    out["ceaf"] = {m: _ceaf_json(scores.ceaf_result(m), scores.ceaf_result(m, exact=True),
+                                 scores.ceaf_gap(m), scores.ceaf_method)
+                   for m in scores.metrics if m in ("ceafm", "ceafe")}
+    return out
+
+
+def _document_json(d, scores, prf) -> dict:
+    out = {"name": d.name, "repeated": d.repeated}
+    out.update(_metrics_json(d.mentions, d.scores, d.conll, prf))
+    ceaf = {}
+    for m, solve in d.ceaf.items():
+        exact = d.ceaf_exact.get(m)
+        vs = None
+        if exact is not None:
+            short = exact.objective - solve.objective
+            vs = {"shortfall": short,
+                  "relative": short / exact.objective if exact.objective else 0.0}
+        ceaf[m] = _ceaf_json(solve, exact, vs, scores.ceaf_method)
+    out["ceaf"] = ceaf
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# tables
+# --------------------------------------------------------------------------------------------
+def _num(x) -> str:
+    if x is None:
+        return "-"
+    x = float(x)
+    return str(int(x)) if x.is_integer() else format(x, ".6g")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def _table(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                     for r in rows)
+
+
+def _score_table(mentions, scores: dict, conll) -> str:
+    rows = [["metric", "recall", "", "precision", "", "F1"]]
+
+    def row(label, s, counts=True):
+        if counts:
+            rows.append([label, _pct(s.recall), f"({_num(s.recall_num)} / {_num(s.recall_den)})",
+                         _pct(s.precision),
+                         f"({_num(s.precision_num)} / {_num(s.precision_den)})", _pct(s.f1)])
+        else:
+            rows.append([label, _pct(s.recall), "", _pct(s.precision), "", _pct(s.f1)])
+
+    row("mentions", mentions)
+    for m, s in scores.items():
+        if m == "blanc":
+            row(LABELS[m], s, counts=False)
+            row("  coref links", s.coref)
+            row("  non-coref links", s.noncoref)
+        else:
+            row(LABELS[m], s)
+    out = _table(rows)
+    if conll is not None:
+        out += f"\nCoNLL average (MUC, B3, CEAFe F1): {_pct(conll)}"
+    return out
+
+
+def _ceaf_table(scores, metrics: list[str]) -> str:
+    heuristic = scores.ceaf_method == "greedy"
+    head = ["metric", "method", "status", "objective", "bound", "gap", "time(s)"]
+    if heuristic:
+        head += ["exact", "vs exact"]
+    rows = [head]
+    for m in metrics:
+        r = scores.ceaf_result(m)
+        row = [LABELS[m], r.method, r.status.value, _num(r.objective), _num(r.bound),
+               _num(r.gap), f"{r.wall_time:.4f}"]
+        if heuristic:
+            ex = scores.ceaf_result(m, exact=True)
+            gap = scores.ceaf_gap(m)
+            row.append(_num(ex.objective))
+            if gap["documents_with_gap"] == 0:
+                row.append("optimal in every document")
+            else:
+                row.append(f"-{_num(gap['shortfall'])} ({gap['documents_with_gap']} of "
+                           f"{gap['documents']} documents; largest -{_num(gap['largest_gap'])} "
+                           f"in {gap['largest_gap_document']})")
+        rows.append(row)
+    return _table(rows)
+
