@@ -9,8 +9,6 @@ numbers disagree with the recomputation.
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -138,28 +136,8 @@ def verified_result(outcome: BackendOutcome, model: LinearModel, *,
                   details=details)
 
 
-class Stopwatch:
-    """``with Stopwatch() as sw: ...; sw.elapsed`` (perf_counter seconds)."""
-
-    def __enter__(self):
-        self.start = time.perf_counter()
-        self.elapsed = 0.0
-        return self
-
-    def __exit__(self, *exc):
-        self.elapsed = time.perf_counter() - self.start
-        return False
-
-    def lap(self) -> float:
-        return time.perf_counter() - self.start
-
-
 def remaining(time_limit: float | None, spent: float) -> float | None:
     """What is left of an overall ``time_limit`` after ``spent`` seconds (``None``: no limit)."""
     if time_limit is None:
         return None
     return max(0.0, time_limit - spent)
-
-
-def is_finite(v) -> bool:
-    return v is not None and math.isfinite(v)

@@ -64,9 +64,6 @@ DENSE_CELLS = 40_000
 #: brute_force refuses instances with more candidate pairs than this.
 BRUTE_MAX_PAIRS = 20
 
-EMPTY = np.zeros((0, 2), dtype=np.int64)
-EMPTY.flags.writeable = False
-
 
 def _frozen(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
@@ -185,20 +182,11 @@ class BipartiteInstance:
         ok = (len(keys) > 0) & (keys[pos] == q) if len(keys) else np.zeros(len(q), bool)
         return np.where(ok, pos, -1)
 
-    def subinstance(self, refs, preds, edges) -> BipartiteInstance:
-        """The instance restricted to global ``refs``/``preds``/``edges`` (indices renumbered
-        0.. in the given ascending order)."""
-        ref_local = np.full(self.n_ref, -1, dtype=np.int64)
-        ref_local[refs] = np.arange(len(refs))
-        pred_local = np.full(self.n_pred, -1, dtype=np.int64)
-        pred_local[preds] = np.arange(len(preds))
-        return BipartiteInstance(len(refs), len(preds), ref_local[self.rows[edges]],
-                                 pred_local[self.cols[edges]], self.weights[edges], self.kind)
-
     def _restrict(self, refs, preds, edges) -> BipartiteInstance:
-        """As :meth:`subinstance` for a connected component (``refs``, ``preds``, ``edges``
-        ascending, edges only between them) without re-validation: renumbering a component keeps
-        the canonical order. Returns ``self`` when the component is the whole instance."""
+        """The instance restricted to a connected component (global ``refs``, ``preds``, ``edges``,
+        each ascending, edges only between them), renumbered from 0 without re-validation:
+        renumbering a component keeps the canonical order. Returns ``self`` when the component is
+        the whole instance."""
         if len(refs) == self.n_ref and len(preds) == self.n_pred and len(edges) == self.num_pairs:
             return self
         ref_local = np.empty(self.n_ref, dtype=np.int64)
