@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 def problems() -> dict[str, SimpleNamespace]:
     """``name -> namespace(instance, ilp_model, heuristics, brute_force, check, solve, methods)``."""
+    from ..metrics import ere
     from ..problems import bipartite
 
     return {
@@ -15,5 +16,9 @@ def problems() -> dict[str, SimpleNamespace]:
             instance=bipartite.BipartiteInstance, ilp_model=bipartite.ilp_model,
             heuristics=bipartite.HEURISTICS, brute_force=bipartite.brute_force,
             check=bipartite.check, solve=bipartite.solve, methods=bipartite.METHODS,
+        ),
+        "ere_mapping": SimpleNamespace(
+            instance=ere.SpanPairs, ilp_model=ere.ilp_model, heuristics=ere.HEURISTICS,
+            brute_force=ere.brute_force, check=ere.check, solve=ere.solve, methods=ere.METHODS,
         ),
     }
