@@ -13,12 +13,13 @@ Command line (see :mod:`experiments.__main__`)::
 
 from __future__ import annotations
 
-from . import bipartite_scaling, coref_ere_gap
+from . import bipartite_scaling, coref_ere_gap, nugget_gap
 
 #: Experiment name -> module (``run``, ``QUICK``, ``FULL``, ``summary``, ``figures``, ...).
 REGISTRY = {
     bipartite_scaling.NAME: bipartite_scaling,
     coref_ere_gap.NAME: coref_ere_gap,
+    nugget_gap.NAME: nugget_gap,
 }
 
 __all__ = ["REGISTRY"]

@@ -121,6 +121,36 @@ def test_tie_breaking_counterexample_kbp_below_exact():
     assert r.objective == pytest.approx(4 / 3)
 
 
+def test_span_first_mappings_lose_what_the_joint_objective_keeps():
+    # g1 {t1,t2} type A, g2 {t2,t3,t4} type B; s1 {t1,t2} type B.
+    # Dice(g1,s1) = 1, Dice(g2,s1) = 2*1/(3+2) = 2/5. Spans first: s1 goes to g1, whose type
+    # differs, and g2 has nothing: type TP 0. Per combination (v1.8) and exact: g2-s1 = 2/5.
+    gold = {"d1": [("g1", "t1,t2", "A", "X"), ("g2", "t2,t3,t4", "B", "X")]}
+    system = {"d1": [("s1", "t1,t2", "B", "X")]}
+    ev = score(gold, system, mappings=[*ALL, *nugget.SPAN_FIRST])
+    for m in nugget.SPAN_FIRST:
+        assert tps(ev, m) == pytest.approx({"plain": 1.0, "mention_type": 0.0,
+                                            "realis_status": 1.0,
+                                            "mention_type+realis_status": 0.0}), m
+    for m in ALL:
+        assert tps(ev, m)["mention_type"] == pytest.approx(2 / 5), m
+    assert ev.gaps("pilot2015-alg4")["mention_type"].max_tp_gap == pytest.approx(2 / 5)
+
+
+def test_algorithm4_takes_the_best_mapped_mention_with_matching_attributes():
+    # The paper's example (section 2.5): gold "carried out the assassination" {t2..t5}
+    # Life_Die; system "carried" {t2} Business_Merge and "the assassination" {t4,t5} Life_Die.
+    # Algorithm 1 maps both to the gold mention (Dice 2*2/(4+2) = 2/3 first, then 2/(4+1) =
+    # 2/5); Algorithm 4 scores the type by the best mapped mention of the right type: 2/3.
+    gold = {"d1": [("g1", "t2,t3,t4,t5", "Life_Die", "X")]}
+    system = {"d1": [("s1", "t2", "Business_Merge", "X"), ("s2", "t4,t5", "Life_Die", "X")]}
+    ev = score(gold, system, mappings=["pilot2015-alg4", "kbp-span-first", "exact"])
+    assert tps(ev, "pilot2015-alg4")["mention_type"] == pytest.approx(2 / 3)
+    assert tps(ev, "kbp-span-first")["mention_type"] == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match="unknown mapping 'nope'.*kbp-span-first"):
+        score(gold, system, mappings=["nope"])
+
+
 def test_each_combination_has_its_own_mapping():
     # plain maps g1-s1 (Dice 1); for mention_type s1 has the wrong type, so v1.8's greedy
     # (with that combination's own used-sets) maps g1-s2: Dice 2*1/(2+1) = 2/3.
@@ -281,11 +311,11 @@ def documents(draw):
 @given(documents())
 def test_heuristics_never_beat_exact_and_kbp_is_v18(doc):
     gold, system = doc
-    ev = score(gold, system)
+    ev = score(gold, system, mappings=[*ALL, *nugget.SPAN_FIRST])
     exact = ev.scores["exact"].document("d1")
     for c in COMBOS:
         assert exact.results[c].status is Status.OPTIMAL
-        for m in nugget.HEURISTIC_MAPPINGS:
+        for m in (*nugget.HEURISTIC_MAPPINGS, *nugget.SPAN_FIRST):
             assert ev.scores[m].document("d1").tp(c) <= exact.tp(c) + 1e-9, (m, c)
         # a combination only removes candidates
         assert exact.tp(c) <= exact.tp("plain") + 1e-9
@@ -345,10 +375,11 @@ def test_cli_json(capsys, files):
     code, out, err = run(capsys, "-g", g, "-s", s, "-t", t, "--mapping", "all", "--json")
     assert (code, err) == (0, "")
     d = json.loads(out)
-    assert set(d) == {"gold", "system", "mode", "attributes", "combinations", "compat",
-                      "warnings", "mappings", "vs_exact"}
+    assert set(d) == {"gold", "system", "mode", "scheme", "attribute_credits", "attributes",
+                      "combinations", "compat", "warnings", "mappings", "vs_exact"}
+    assert d["scheme"] == "dice" and d["attribute_credits"] == {}
     assert d["mode"] == "token" and d["combinations"] == list(COMBOS)
-    assert list(d["mappings"]) == list(ALL)
+    assert list(d["mappings"]) == [*ALL, *nugget.SPAN_FIRST]
     kbp = d["mappings"]["kbp"]
     assert set(kbp["overall"]["plain"]["micro"]) == {"recall", "precision", "f1"}
     assert kbp["overall"]["plain"]["micro"]["recall"] == pytest.approx((2 / 3) / 2)
@@ -391,6 +422,7 @@ def test_cli_warnings_on_stderr_and_strict(capsys, files, tmp_path):
 
 def test_cli_mapping_names_match_the_library():
     assert nugget_cli.MAPPING_NAMES == tuple(nugget.MAPPINGS)
+    assert nugget_cli.SPAN_FIRST_NAMES == tuple(nugget.SPAN_FIRST)
     assert "nugget" in [c.name for c in cli.COMMANDS]
 
 

@@ -245,3 +245,17 @@ def test_constants_match_v18():
     assert tbf.DEFAULT_ATTRIBUTES == ("mention_type", "realis_status")
     assert canonical(tbf.NOT_ANNOTATED) == "notannotated"
     assert tbf.TOKEN_FILE_EXT == ".tab" and tbf.TOKEN_OFFSET_FIELDS == (2, 3)
+
+
+def test_format_tbf_round_trip_with_relations_and_extra_fields():
+    text = doc(line("E1", "32,33;40,42", "Personnel_Nominate", "Actual", "d1", "0.8"),
+               line("E2", "45,57", "Life_Die", "Generic"),
+               "@Coreference\tR1\tE1,E2", "@After\tA1\tE1,E2")
+    f = parse_tbf(text, path="a.tbf")
+    out = tbf.format_tbf(f)
+    assert out == text.replace("\t\n", "\n")
+    back = parse_tbf(out, path="b.tbf")
+    assert [(m.mention_id, m.pieces, m.attributes, m.extra) for m in back.documents["d1"].mentions] \
+        == [(m.mention_id, m.pieces, m.attributes, m.extra) for m in f.documents["d1"].mentions]
+    assert [(r.name, r.arguments) for r in back.documents["d1"].relations] == [
+        ("Coreference", ("E1", "E2")), ("After", ("E1", "E2"))]

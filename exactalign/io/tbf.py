@@ -389,6 +389,24 @@ def _check_relations(doc: TbfDocument, sink: _Sink) -> None:
                                  f"which is not in document {doc.doc_id}", r.line)
 
 
+def format_tbf(tbf: TbfFile) -> str:
+    """``tbf`` as TBF text that :func:`parse_tbf` reads back to the same documents, mentions
+    (id, span, text, attributes, extra fields) and relations. Each mention's ``span`` field is
+    written as read (or, when empty, rebuilt from its pieces)."""
+    out = []
+    for doc_id, d in tbf.documents.items():
+        out.append(f"{BEGIN} {doc_id}")
+        for m in d.mentions:
+            span = m.span or (";".join(f"{b},{e}" for b, e in m.pieces) if m.mode == "char"
+                              else ",".join(m.pieces))
+            out.append("\t".join([m.system_id or "system", doc_id, m.mention_id, span, m.text,
+                                  *m.attributes, *m.extra]))
+        out += [f"{RELATION}{r.name}\t{r.relation_id}\t{','.join(r.arguments)}"
+                for r in d.relations]
+        out.append(END)
+    return "".join(line + "\n" for line in out)
+
+
 # --------------------------------------------------------------------------------------------
 # token tables and type lists
 # --------------------------------------------------------------------------------------------

@@ -23,7 +23,11 @@ The metric (EvmEval ``scorer_v1.8.py``), per document:
    system mentions and scores its first) and ``exact`` (a maximum-weight matching, proven
    optimal). Our reading: the older procedures are applied, like the v1.8 greedy, to each
    combination's filtered candidates (v1.0-v1.6 combined attributes differently); that keeps
-   every mapping an alignment of the same objective, so that their values compare.
+   every mapping an alignment of the same objective, so that their values compare. The exact
+   mapping of a combination therefore maximises the attribute-augmented TP directly (the
+   *joint* objective). The pilot study's own order -- one mapping on spans, attributes scored
+   on it (Algorithms 1 and 4) -- is offered as the span-first mappings of :data:`SPAN_FIRST`
+   (``pilot2015-alg4``, ``kbp-span-first``; :func:`span_first_results`).
 4. *Counts*: TP = the total Dice of the alignment. Precision = TP / N_S with N_S the number of
    system mentions (v1.2's "fixed" precision, which v1.8 prints); recall = TP / N_G. We also
    give precision over TP + FP, v1.8's false-positive count: for attribute combinations
@@ -55,13 +59,19 @@ mapping and lists every type of the gold or the system.
 
 White list: v1.8's ``-wl`` (off by default) drops every gold and system mention whose canonical
 type is not listed, before anything else.
+
+Scheme ``muc`` (:func:`muc_evaluate`): the MUC partial-credit scheme the pilot study contrasts
+with Dice -- COR for an aligned pair with the same span, PAR (0.5, or the pair's Dice) for an
+overlapping one, P = credit / ACT, R = credit / POS, and the alignment of highest F, with
+optional gold mentions (``optional_values``) solved exactly as a ratio by Dinkelbach's method.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
 
@@ -69,7 +79,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..core.errors import InputError
-from ..core.result import Result
+from ..core.fractional import dinkelbach_oracle
+from ..core.result import Result, Status
 from ..io.tbf import (
     DEFAULT_ATTRIBUTES,
     NOT_ANNOTATED,
@@ -97,7 +108,14 @@ MAPPINGS = {
     "exact": "exact",
 }
 HEURISTIC_MAPPINGS = ("kbp", "kbp-gold-order", "pilot2015")
+#: Span-first mappings (:func:`span_first_results`): mapping name -> heuristic of
+#: :data:`exactalign.problems.bipartite.HEURISTICS` run on the span-only candidates.
+SPAN_FIRST = {"pilot2015-alg4": "pilot2015", "kbp-span-first": "greedy"}
 PLAIN = "plain"
+#: Scoring schemes: v1.8's Dice partial credit, or MUC's COR/PAR (see :func:`muc_evaluate`).
+SCHEMES = ("dice", "muc")
+#: Partial credit of an overlapping pair under the MUC scheme: MUC's 0.5, or the pair's Dice.
+PARTIAL_CREDITS = ("half", "dice")
 _NA = canonical(NOT_ANNOTATED)
 
 
@@ -117,9 +135,75 @@ def combination_name(combo: Sequence[int], attributes: Sequence[str]) -> str:
     return "+".join(attributes[i] for i in combo) if combo else PLAIN
 
 
-def span_dice(gold: Sequence[Mention], system: Sequence[Mention]) -> sp.coo_array:
-    """Dice of every (gold, system) pair sharing a unit, as v1.8 computes it:
-    ``2.0 * |set(G) & set(S)| / (G.size + S.size)`` (sparse; absent pairs are 0)."""
+#: The TAC KBP 2015 event type families: canonical event types start with one of them
+#: (``conflictattack`` = conflict / attack), the hierarchy :class:`LevelCredit` can use when
+#: the separator is gone.
+KBP_EVENT_FAMILIES = ("business", "conflict", "contact", "justice", "life", "manufacture",
+                      "movement", "personnel", "transaction")
+
+
+@dataclass(frozen=True)
+class LevelCredit:
+    """Level-based partial credit for a hierarchical attribute (type -> subtype, as in ACE's
+    entity type and subtype, Florian et al. 2006; Chen et al. 2023's hierarchical types).
+
+    A value is a path of levels: the raw value split at any character of ``separators``
+    (``Conflict.Attack``, ``ORG:Commercial``, ``Conflict_Attack`` -> two levels), each level
+    compared canonically; a value without separator whose canonical form starts with one of
+    ``families`` (and is longer) is split after it (``conflictattack`` -> conflict / attack).
+    ``credit(gold, system)`` is 1 when the two paths are equal (or the gold value is
+    ``NOT_ANNOTATED``) and otherwise ``levels[k]`` for ``k`` leading levels in common (the last
+    entry for deeper agreement), so the default ``(0.0, 0.5)`` gives half credit for the right
+    type with the wrong subtype and nothing for a wrong type. ``levels`` all 0 is v1.8's
+    exact equality."""
+
+    levels: tuple[float, ...] = (0.0, 0.5)
+    separators: str = "._:"
+    families: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if not self.levels or any(not (0.0 <= x < 1.0) for x in self.levels):
+            raise ValueError(f"level credits must be in [0, 1), got {self.levels!r}")
+
+    def path(self, value: str) -> tuple[str, ...]:
+        if any(ch in value for ch in self.separators):
+            parts = [value]
+            for sep in self.separators:
+                parts = [q for p in parts for q in p.split(sep)]
+            return tuple(canonical(p) for p in parts if canonical(p))
+        v = canonical(value)
+        for f in sorted(self.families, key=len, reverse=True):
+            if v.startswith(f) and len(v) > len(f):
+                return f, v[len(f):]
+        return (v,)
+
+    def credit(self, gold: str, system: str) -> float:
+        if canonical(gold) == _NA:
+            return 1.0
+        g, s = self.path(gold), self.path(system)
+        if g == s:
+            return 1.0
+        k = 0
+        while k < min(len(g), len(s)) and g[k] == s[k]:
+            k += 1
+        return self.levels[min(k, len(self.levels) - 1)]
+
+    def pair_credits(self, gold: Sequence[Mention], system: Sequence[Mention], r: np.ndarray,
+                     c: np.ndarray, attribute: int) -> np.ndarray:
+        """The credit of attribute ``attribute`` for each pair ``(r[e], c[e])``."""
+        memo: dict[tuple[str, str], float] = {}
+        out = np.empty(len(r))
+        for e, (i, j) in enumerate(zip(r.tolist(), c.tolist(), strict=True)):
+            key = (gold[i].attributes[attribute], system[j].attributes[attribute])
+            if key not in memo:
+                memo[key] = self.credit(*key)
+            out[e] = memo[key]
+        return out
+
+
+def span_overlap(gold: Sequence[Mention], system: Sequence[Mention]):
+    """``(rows, cols, inter)`` of every (gold, system) pair sharing a unit, ``inter`` the size of
+    the intersection of their unit sets (sparse: pairs sharing nothing are absent)."""
     vocab: dict = {}
     mats = []
     for side in (gold, system):
@@ -133,22 +217,53 @@ def span_dice(gold: Sequence[Mention], system: Sequence[Mention]) -> sp.coo_arra
     G = sp.csr_array((np.ones(len(mats[0][0])), mats[0]), shape=(len(gold), V))
     S = sp.csr_array((np.ones(len(mats[1][0])), mats[1]), shape=(len(system), V))
     inter = (G @ S.T).tocoo()
+    return inter.row, inter.col, inter.data
+
+
+def span_dice(gold: Sequence[Mention], system: Sequence[Mention]) -> sp.coo_array:
+    """Dice of every (gold, system) pair sharing a unit, as v1.8 computes it:
+    ``2.0 * |set(G) & set(S)| / (G.size + S.size)`` (sparse; absent pairs are 0)."""
+    r, c, inter = span_overlap(gold, system)
     gs = np.array([m.size for m in gold], dtype=np.float64)
     ss = np.array([m.size for m in system], dtype=np.float64)
-    val = 2.0 * inter.data / (gs[inter.row] + ss[inter.col])
-    return sp.coo_array((val, (inter.row, inter.col)), shape=(len(gold), len(system)))
+    val = 2.0 * inter / (gs[r] + ss[c])
+    return sp.coo_array((val, (r, c)), shape=(len(gold), len(system)))
 
 
 def document_instances(gold: Sequence[Mention], system: Sequence[Mention],
-                       combos: Sequence[tuple[int, ...]]) -> list[bipartite.BipartiteInstance]:
+                       combos: Sequence[tuple[int, ...]],
+                       credits: Mapping[int, LevelCredit] | None = None
+                       ) -> list[bipartite.BipartiteInstance]:
     """One bipartite instance per combination: gold rows, system columns, Dice weights, only
     the pairs whose attributes of the combination agree (gold ``NOT_ANNOTATED`` agrees with
-    anything)."""
+    anything). With ``credits`` (attribute index -> :class:`LevelCredit`) those attributes
+    give level-based partial credit instead: a pair's weight is its Dice times the product of
+    the credits of the combination's hierarchical attributes (pairs of weight 0 are no
+    candidates); without, or with every credit 0 below a full match, this is v1.8's filter."""
     D = span_dice(gold, system)
-    r, c, w = D.row, D.col, D.data
+    masks = combination_masks(gold, system, D.row, D.col, combos, set(credits or ()))
+    out = []
+    for combo, k in zip(combos, masks, strict=True):
+        w = D.data[k]
+        for a in combo:
+            if credits and a in credits:
+                w = w * credits[a].pair_credits(gold, system, D.row[k], D.col[k], a)
+        out.append(bipartite.BipartiteInstance(len(gold), len(system), D.row[k], D.col[k], w))
+    return out
+
+
+def combination_masks(gold: Sequence[Mention], system: Sequence[Mention], r: np.ndarray,
+                      c: np.ndarray, combos: Sequence[tuple[int, ...]],
+                      skip: Iterable[int] = ()) -> list[np.ndarray]:
+    """Per combination, which pairs ``(r[e], c[e])`` agree on every attribute of it (the
+    attributes in ``skip`` are not compared)."""
     n_attr = max((max(k) + 1 for k in combos if k), default=0)
+    skip = set(skip)
     agree = []
     for a in range(n_attr):
+        if a in skip:
+            agree.append(np.ones(len(r), dtype=bool))
+            continue
         g = np.array([m.canonical_attributes[a] for m in gold], dtype=object)
         s = np.array([m.canonical_attributes[a] for m in system], dtype=object)
         if len(r):
@@ -160,8 +275,7 @@ def document_instances(gold: Sequence[Mention], system: Sequence[Mention],
         keep = np.ones(len(r), dtype=bool)
         for a in combo:
             keep &= agree[a]
-        out.append(bipartite.BipartiteInstance(len(gold), len(system), r[keep], c[keep],
-                                               w[keep]))
+        out.append(keep)
     return out
 
 
@@ -276,6 +390,8 @@ class NuggetEvaluation:
     compat: bool
     scores: dict[str, NuggetScore]
     warnings: list[TbfWarning]
+    #: attribute index -> the :class:`LevelCredit` used instead of equality (empty: v1.8)
+    attribute_credits: dict = field(default_factory=dict)
 
     def gaps(self, heuristic: str = "kbp", reference: str = "exact") -> dict[str, GapSummary]:
         """Per combination, how far ``heuristic`` falls below ``reference`` (both must have
@@ -352,16 +468,58 @@ def gap_summary(heuristic: NuggetScore, exact: NuggetScore, combination: str) ->
 # evaluation
 # --------------------------------------------------------------------------------------------
 def _method_for(mapping: str, exact_method: str) -> str:
+    if mapping in SPAN_FIRST:
+        return mapping
     if mapping not in MAPPINGS:
-        raise ValueError(f"unknown mapping {mapping!r}; choose one of {', '.join(MAPPINGS)}")
+        raise ValueError(f"unknown mapping {mapping!r}; choose one of "
+                         + ", ".join([*MAPPINGS, *SPAN_FIRST]))
     return exact_method if mapping == "exact" else MAPPINGS[mapping]
+
+
+def span_first_results(mapping: str, instances: Mapping[str, bipartite.BipartiteInstance]
+                       ) -> dict[str, Result]:
+    """The pilot study's way of scoring attributes (Liu et al. 2015, Algorithms 1 and 4): the
+    mapping M is computed **once, on spans alone** (the ``plain`` instance), and for each
+    attribute combination every gold mention G scores the system mention of highest Dice in
+    M_G whose attributes agree (ties: the one mapped first). ``pilot2015-alg4``: M from
+    Algorithm 1 (a gold mention collects several system mentions); ``kbp-span-first``: M is
+    v1.8's 1:1 greedy span mapping. Each combination's alignment is feasible for that
+    combination's instance, so its TP is at most the exact mapping's, which chooses the mapping
+    to maximise the attribute-augmented TP directly (the joint objective); the difference is
+    what fixing the mapping on spans costs."""
+    t0 = time.perf_counter()
+    plain = instances[PLAIN]
+    if SPAN_FIRST[mapping] == "pilot2015":
+        collected = bipartite.pilot2015_mapping(plain)
+    else:
+        collected = [[] for _ in range(plain.n_ref)]
+        for r, c in bipartite.greedy(plain).tolist():
+            collected[r].append(c)
+    pairs = np.array([(r, c) for r, cs in enumerate(collected) for c in cs],
+                     dtype=np.int64).reshape(-1, 2)
+    out = {}
+    for name, inst in instances.items():
+        idx = inst.pair_index(pairs)
+        ok = idx >= 0
+        best: dict[int, tuple[float, int]] = {}
+        for (r, c), e in zip(pairs[ok].tolist(), idx[ok].tolist(), strict=True):
+            w = float(inst.weights[e])
+            if r not in best or w > best[r][0]:
+                best[r] = (w, c)
+        al = np.array(sorted((r, c) for r, (_, c) in best.items()),
+                      dtype=np.int64).reshape(-1, 2)
+        out[name] = Result(Status.FEASIBLE, bipartite.check(inst, al), None, al, mapping,
+                           time.perf_counter() - t0)
+    return out
 
 
 def evaluate(gold: TbfFile, system: TbfFile, *, mappings: Iterable[str] = ("kbp",),
              token_tables: Mapping[str, TokenTable | None] | None = None,
              type_whitelist: Iterable[str] | None = None, compat: bool = False,
              strict: bool = False, exact_method: str = "exact",
-             solve_options: Mapping | None = None) -> NuggetEvaluation:
+             solve_options: Mapping | None = None,
+             attribute_credits: Mapping[int | str, LevelCredit] | None = None
+             ) -> NuggetEvaluation:
     """Score ``system`` against ``gold`` under each mapping.
 
     ``token_tables`` (token mode): document id -> its table, or ``None`` when missing (a
@@ -369,18 +527,67 @@ def evaluate(gold: TbfFile, system: TbfFile, *, mappings: Iterable[str] = ("kbp"
     ``type_whitelist``: canonical types to keep (v1.8's ``-wl``). ``compat``: the per-type
     table as v1.8 prints it (see the module docstring). ``exact_method``: ``exact``
     (assignment) or ``ilp`` (then ``solve_options`` -- backend, time_limit, seed -- apply).
-    ``strict``: warnings become :class:`InputError`."""
+    ``strict``: warnings become :class:`InputError`. ``attribute_credits``: attribute (index
+    or name) -> :class:`LevelCredit`, hierarchical partial credit instead of equality for those
+    attributes (see :func:`document_instances`); the per-type table then sums weighted TP."""
+    mappings = list(dict.fromkeys(mappings))
+    methods = {m: _method_for(m, exact_method) for m in mappings}
+    opts = dict(solve_options or {})
+    attributes, combos, names, warnings = _setup(gold, system)
+    credits = _credit_indices(attribute_credits, attributes)
+    per_doc: dict[str, list[DocumentScore]] = {m: [] for m in mappings}
+    for doc_id, g, s in document_pairs(gold, system, warnings, token_tables=token_tables,
+                                       type_whitelist=type_whitelist, strict=strict):
+        instances = dict(zip(names, document_instances(g, s, combos, credits), strict=True))
+        for m in mappings:
+            if m in SPAN_FIRST:
+                results = span_first_results(m, instances)
+            else:
+                results = {n: bipartite.solve(inst, methods[m], **opts)
+                           for n, inst in instances.items()}
+            per_doc[m].append(DocumentScore(doc_id, len(g), len(s),
+                                            len({x.mention_id for x in s}), results, instances,
+                                            tuple(x.type for x in g), tuple(x.type for x in s)))
+    type_combo = _type_combination(combos, attributes, compat)
+    scores = {m: NuggetScore(m, names, per_doc[m], _per_type(per_doc[m], type_combo, compat),
+                             type_combo, compat) for m in mappings}
+    return NuggetEvaluation(gold.path, system.path, gold.mode, attributes, names, compat, scores,
+                            warnings, credits)
+
+
+def _credit_indices(credits, attributes: Sequence[str]) -> dict[int, LevelCredit]:
+    out = {}
+    for key, credit in (credits or {}).items():
+        if isinstance(key, str):
+            if key not in attributes:
+                raise ValueError(f"unknown attribute {key!r} for partial credit; the "
+                                 f"attributes are {', '.join(attributes)}")
+            key = attributes.index(key)
+        if not 0 <= key < len(attributes):
+            raise ValueError(f"attribute index {key} out of range")
+        out[int(key)] = credit
+    return out
+
+
+def _setup(gold: TbfFile, system: TbfFile):
+    """Attributes, combinations (indices and names) and the warning list of a scoring run."""
     if gold.mode != system.mode:
         raise ValueError(f"gold is read in {gold.mode} mode, system in {system.mode} mode")
     if tuple(gold.attributes) != tuple(system.attributes):
         raise ValueError("gold and system are read with different attribute lists")
-    mappings = list(dict.fromkeys(mappings))
-    methods = {m: _method_for(m, exact_method) for m in mappings}
-    opts = dict(solve_options or {})
     attributes = tuple(gold.attributes)
     combos = attribute_combinations(len(attributes))
     names = tuple(combination_name(c, attributes) for c in combos)
-    warnings = list(gold.warnings) + list(system.warnings)
+    return attributes, combos, names, list(gold.warnings) + list(system.warnings)
+
+
+def document_pairs(gold: TbfFile, system: TbfFile, warnings: list, *,
+                   token_tables: Mapping[str, TokenTable | None] | None = None,
+                   type_whitelist: Iterable[str] | None = None, strict: bool = False):
+    """Yield ``(doc_id, gold mentions, system mentions)`` for every gold document in sorted
+    order, as v1.8 pairs them (see the module docstring), after the type white list; appends
+    warnings (or raises :class:`InputError` when ``strict``) for documents missing on either
+    side and missing token tables, and checks token ids against their tables."""
 
     def warn(message, path, line):
         if strict:
@@ -396,9 +603,7 @@ def evaluate(gold: TbfFile, system: TbfFile, *, mappings: Iterable[str] = ("kbp"
         if doc_id not in system.documents:
             warn(f"gold document {doc_id} has no system document; scored as empty (as v1.8 "
                  "does)", gold.path, d.begin_line)
-
     keep = None if type_whitelist is None else frozenset(canonical(t) for t in type_whitelist)
-    per_doc: dict[str, list[DocumentScore]] = {m: [] for m in mappings}
     for doc_id in sorted(gold.documents):
         g_doc = gold.documents[doc_id]
         s_doc = system.documents.get(doc_id)
@@ -413,18 +618,7 @@ def evaluate(gold: TbfFile, system: TbfFile, *, mappings: Iterable[str] = ("kbp"
                     check_token_ids(s_doc, table, system.path)
         g = [m for m in g_doc.mentions if keep is None or m.type in keep]
         s = [] if s_doc is None else [m for m in s_doc.mentions if keep is None or m.type in keep]
-        instances = dict(zip(names, document_instances(g, s, combos), strict=True))
-        for m in mappings:
-            results = {n: bipartite.solve(inst, methods[m], **opts)
-                       for n, inst in instances.items()}
-            per_doc[m].append(DocumentScore(doc_id, len(g), len(s),
-                                            len({x.mention_id for x in s}), results, instances,
-                                            tuple(x.type for x in g), tuple(x.type for x in s)))
-    type_combo = _type_combination(combos, attributes, compat)
-    scores = {m: NuggetScore(m, names, per_doc[m], _per_type(per_doc[m], type_combo, compat),
-                             type_combo, compat) for m in mappings}
-    return NuggetEvaluation(gold.path, system.path, gold.mode, attributes, names, compat, scores,
-                            warnings)
+        yield doc_id, g, s
 
 
 def _type_combination(combos, attributes, compat: bool) -> str:
@@ -457,11 +651,14 @@ def _per_type(docs: list[DocumentScore], combination: str, compat: bool) -> dict
 def evaluate_files(gold_path, system_path, *, token_dir=None, token_ext: str = TOKEN_FILE_EXT,
                    offset_fields: tuple[int, int] = TOKEN_OFFSET_FIELDS,
                    attributes: Sequence[str] = DEFAULT_ATTRIBUTES, type_whitelist=None,
-                   **kwargs) -> NuggetEvaluation:
+                   scheme: str = "dice", **kwargs) -> NuggetEvaluation | MucEvaluation:
     """Read and score: token mode when ``token_dir`` is given (as v1.8's ``-t``), character
     mode otherwise. ``type_whitelist``: a file (v1.8's ``-wl``) or an iterable of types.
-    Other keywords go to :func:`evaluate`. A ``token_dir`` that is not a directory is an error
+    ``scheme``: ``dice`` (v1.8, other keywords go to :func:`evaluate`) or ``muc`` (other
+    keywords go to :func:`muc_evaluate`). A ``token_dir`` that is not a directory is an error
     (v1.8 silently falls back to the current directory)."""
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown scheme {scheme!r}; choose one of {', '.join(SCHEMES)}")
     mode = "char" if token_dir is None else "token"
     strict = kwargs.get("strict", False)
     gold = read_tbf(gold_path, mode=mode, attributes=attributes, strict=strict)
@@ -480,7 +677,8 @@ def evaluate_files(gold_path, system_path, *, token_dir=None, token_ext: str = T
                 gold.warnings.extend(t.warnings)
     if isinstance(type_whitelist, str | Path):
         type_whitelist = read_type_whitelist(type_whitelist)
-    return evaluate(gold, system, token_tables=tables, type_whitelist=type_whitelist, **kwargs)
+    score = evaluate if scheme == "dice" else muc_evaluate
+    return score(gold, system, token_tables=tables, type_whitelist=type_whitelist, **kwargs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -620,3 +818,221 @@ def parse_v18_report(text: str, path: str = "<report>") -> dict:
     except (IndexError, ValueError) as e:
         raise InputError(f"not a v1.8 mention report ({e})", path=path, line=i + 1) from None
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# the MUC-style scheme: exact span COR, overlap PAR, F maximised over alignments
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class MucInstance:
+    """One document and attribute combination under the MUC scheme: ``credits`` (gold rows,
+    system columns) has weight 1 for a pair with the same unit set (COR) and the partial credit
+    (0.5 or the pair's Dice, < 1) for any other pair sharing a unit (PAR), on the pairs whose
+    attributes agree; ``optional`` marks the optional gold mentions (counted only if aligned)."""
+
+    credits: bipartite.BipartiteInstance
+    optional: np.ndarray  # bool per gold mention
+    n_system: int
+
+    @property
+    def n_required(self) -> int:
+        return int(len(self.optional) - self.optional.sum())
+
+    def counts(self, alignment) -> MucCounts:
+        """COR, PAR, credit, ACT and POS of ``alignment`` (re-verified by the checker)."""
+        al = np.asarray(alignment, dtype=np.int64).reshape(-1, 2)
+        credit = bipartite.check(self.credits, al)
+        w = self.credits.weights[self.credits.pair_index(al)]
+        cor = int((w >= 1.0).sum())
+        opt = int(self.optional[al[:, 0]].sum()) if len(al) else 0
+        return MucCounts(cor, len(al) - cor, credit, self.n_system, self.n_required + opt, opt)
+
+
+@dataclass(frozen=True)
+class MucCounts:
+    """MUC counts: P = credit / ACT, R = credit / POS with credit = COR + partial credits (0.5
+    each under MUC), ACT = system mentions, POS = required gold mentions + aligned optional
+    ones. F = 2 credit / (ACT + POS)."""
+
+    cor: int
+    par: int
+    credit: float
+    act: int
+    pos: int
+    optional_aligned: int = 0
+
+    @property
+    def prf(self) -> PRF:
+        return PRF(self.credit, self.pos, self.credit, self.act)
+
+
+@dataclass(frozen=True, eq=False)
+class MucDocument:
+    doc_id: str
+    n_gold: int
+    n_system: int
+    alignments: Mapping[str, np.ndarray]
+    counts: Mapping[str, MucCounts]
+    instances: Mapping[str, MucInstance] = field(repr=False)
+
+    @property
+    def valid(self) -> bool:
+        return self.n_gold > 0
+
+
+@dataclass(eq=False)
+class MucScore:
+    """The corpus under one mapping and the MUC scheme. ``ratio[c]`` is, for the exact mapping,
+    the :class:`~exactalign.core.fractional.RatioResult` of maximising corpus F for combination
+    ``c`` (status, bound, iterations); ``None`` for heuristics."""
+
+    mapping: str
+    partial: str
+    combinations: tuple[str, ...]
+    documents: list[MucDocument]
+    ratio: dict
+
+    @property
+    def valid_documents(self) -> list[MucDocument]:
+        return [d for d in self.documents if d.valid]
+
+    def micro(self, combination: str = PLAIN) -> PRF:
+        return micro(d.counts[combination].prf for d in self.valid_documents)
+
+    def totals(self, combination: str = PLAIN) -> MucCounts:
+        cs = [d.counts[combination] for d in self.valid_documents]
+        return MucCounts(sum(c.cor for c in cs), sum(c.par for c in cs),
+                         sum(c.credit for c in cs), sum(c.act for c in cs),
+                         sum(c.pos for c in cs), sum(c.optional_aligned for c in cs))
+
+    def status(self, combination: str = PLAIN) -> str:
+        r = self.ratio.get(combination)
+        return "feasible" if r is None else r.status.value
+
+
+@dataclass(eq=False)
+class MucEvaluation:
+    gold_path: str
+    system_path: str
+    mode: str
+    attributes: tuple[str, ...]
+    combinations: tuple[str, ...]
+    partial: str
+    scores: dict[str, MucScore]
+    warnings: list[TbfWarning]
+
+
+def muc_instances(gold: Sequence[Mention], system: Sequence[Mention],
+                  combos: Sequence[tuple[int, ...]], partial: str = "half",
+                  optional: Sequence[bool] | None = None) -> list[MucInstance]:
+    """One :class:`MucInstance` per combination (pairs filtered as in
+    :func:`document_instances`). Exact span match: the two unit *sets* are equal."""
+    if partial not in PARTIAL_CREDITS:
+        raise ValueError(f"unknown partial credit {partial!r}; choose one of "
+                         + ", ".join(PARTIAL_CREDITS))
+    r, c, inter = span_overlap(gold, system)
+    dice = span_dice(gold, system).data  # the same pairs, in the same order
+    g_n = np.array([len(m.units) for m in gold], dtype=np.float64)
+    s_n = np.array([len(m.units) for m in system], dtype=np.float64)
+    same = (inter == g_n[r]) & (inter == s_n[c])
+    w = np.where(same, 1.0, 0.5 if partial == "half" else dice)
+    opt = np.zeros(len(gold), dtype=bool) if optional is None else np.asarray(optional, bool)
+    return [MucInstance(bipartite.BipartiteInstance(len(gold), len(system), r[k], c[k], w[k]),
+                        opt, len(system))
+            for k in combination_masks(gold, system, r, c, combos)]
+
+
+def muc_evaluate(gold: TbfFile, system: TbfFile, *, mappings: Iterable[str] = ("kbp",),
+                 partial: str = "half", optional_values: Iterable[str] = (),
+                 token_tables: Mapping[str, TokenTable | None] | None = None,
+                 type_whitelist: Iterable[str] | None = None, strict: bool = False,
+                 max_iter: int = 100) -> MucEvaluation:
+    """Score under the MUC-style scheme (Liu et al. 2015, section 3.1; Chinchor 1992).
+
+    Per document and attribute combination, an alignment (1:1) of gold and system mentions on
+    the candidate pairs of :func:`muc_instances` gives COR (aligned pairs with equal spans), PAR
+    (other aligned pairs), credit = COR + partial credits; P = credit / ACT, R = credit / POS
+    (the pilot study's footnote formula has ACT and POS swapped; this is MUC's). A gold mention
+    with an attribute (canonically) in ``optional_values`` is optional: it counts in POS only
+    when aligned, as MUC's optional keys do. The documents entering the averages are those with
+    gold mentions (as v1.8).
+
+    Mappings: a heuristic (``kbp``, ``kbp-gold-order``, ``pilot2015``) runs on the credit
+    weights, ignoring optionality, as a greedy scorer would; ``exact`` maximises **corpus micro
+    F** = 2 Σ credit / Σ (ACT + POS) over all alignments of all documents -- MUC's "highest F
+    over all possible alignments". Without optional mentions the denominator is constant and
+    that is a maximum-weight matching per document; with them F is a ratio, maximised by
+    Dinkelbach's method (:func:`exactalign.core.fractional.dinkelbach_oracle`): the
+    parametric problem max Σ 2·credit − λ (ACT + POS) separates into one matching per document
+    with weights ``2 c_e − λ [gold of e optional]`` (pairs of weight <= 0 dropped), each solved
+    by the certified assignment path, so the final P(λ) <= 0 proves λ optimal."""
+    mappings = list(dict.fromkeys(mappings))
+    for m in mappings:
+        if m in SPAN_FIRST:
+            raise ValueError(f"mapping {m} is not defined for the muc scheme")
+        _method_for(m, "exact")
+    attributes, combos, names, warnings = _setup(gold, system)
+    opt_vals = frozenset(canonical(v) for v in optional_values)
+    docs = []
+    for doc_id, g, s in document_pairs(gold, system, warnings, token_tables=token_tables,
+                                       type_whitelist=type_whitelist, strict=strict):
+        optional = [bool(opt_vals & set(m.canonical_attributes)) for m in g]
+        docs.append((doc_id, len(g), len(s), dict(zip(
+            names, muc_instances(g, s, combos, partial, optional), strict=True))))
+    scores = {}
+    for m in mappings:
+        al: dict[str, list[np.ndarray]] = {}
+        ratio: dict = {}
+        for c in names:
+            insts = [d[3][c] for d in docs]
+            if m == "exact":
+                res = _muc_exact(insts, [d[1] > 0 for d in docs], max_iter)
+                ratio[c], al[c] = res, list(res.x)
+            else:
+                al[c] = [bipartite.HEURISTICS[MAPPINGS[m]](i.credits) for i in insts]
+        documents = [MucDocument(d[0], d[1], d[2], {c: al[c][k] for c in names},
+                                 {c: d[3][c].counts(al[c][k]) for c in names}, d[3])
+                     for k, d in enumerate(docs)]
+        scores[m] = MucScore(m, partial, names, documents, ratio)
+    return MucEvaluation(gold.path, system.path, gold.mode, attributes, names, partial, scores,
+                         warnings)
+
+
+def _muc_exact(insts: list[MucInstance], valid: list[bool], max_iter: int):
+    """Maximise corpus F over the valid documents' alignments (see :func:`muc_evaluate`);
+    returns the RatioResult, whose ``x`` is the list of per-document alignments (empty for
+    documents outside the averages)."""
+    use = [i for i, v in zip(insts, valid, strict=True) if v]
+    const = sum(i.n_system + i.n_required for i in use)
+    empty = np.zeros((0, 2), dtype=np.int64)
+
+    def ratio_of(x):
+        cs = [i.counts(a) for i, a in zip(use, x, strict=True)]
+        return 2.0 * sum(c.credit for c in cs), float(sum(c.act + c.pos for c in cs))
+
+    def param_solve(lam):
+        x, value, bound, proven = [], -lam * const, -lam * const, True
+        for i in use:
+            w = 2.0 * i.credits.weights - lam * i.optional[i.credits.rows]
+            keep = w > 0
+            sub = bipartite.BipartiteInstance(i.credits.n_ref, i.credits.n_pred,
+                                              i.credits.rows[keep], i.credits.cols[keep],
+                                              w[keep])
+            r = bipartite.solve(sub, "exact")
+            x.append(r.alignment)
+            value += r.objective
+            bound += r.bound
+            proven &= r.proven_optimal
+        return x, value, bound, proven
+
+    if const == 0:  # no system and no required gold mention: every alignment is empty
+        res = dinkelbach_oracle(lambda lam: ([empty] * len(use), 0.0, 0.0, True),
+                                lambda x: (0.0, 1.0), x0=None, den_min=1.0)
+    else:
+        x0 = [bipartite.greedy(i.credits) for i in use]
+        res = dinkelbach_oracle(param_solve, ratio_of, x0=x0, den_min=float(const),
+                                max_iter=max_iter)
+    it = iter(res.x)
+    return replace(res, x=[next(it) if v else empty for v in valid])

@@ -4,6 +4,8 @@
 
     exactalign nugget -g gold.tbf -s system.tbf [-t TOKEN_DIR] [--mapping M|all] [--compat]
                       [--json] [--strict] [--type-whitelist FILE] [--exact-method exact|ilp]
+                      [--type-credit C] [--scheme dice|muc] [--partial-credit half|dice]
+                      [--optional-value VALUE ...]
 
 Without ``-t`` spans are character offsets (v1.8's default); with it, token ids checked against
 ``TOKEN_DIR/<doc id>.tab``. Text output is v1.8's report (per-document table, per-type table,
@@ -12,7 +14,12 @@ is byte for byte the official output up to its coreference section (not produced
 issue). Without ``--compat`` only the per-type table differs (corrected: it uses the
 ``mention_type`` mapping and lists system-only types; see :mod:`exactalign.metrics.nugget`).
 ``--mapping all`` prints the report of every mapping and then how far each heuristic falls below
-the exact optimum. Warnings (problems v1.8 survives) go to standard error.
+the exact optimum (``all`` includes the span-first mappings ``pilot2015-alg4`` and
+``kbp-span-first``). ``--type-credit C`` gives level-based partial credit to a type of the
+right family with the wrong subtype (:class:`~exactalign.metrics.nugget.LevelCredit`).
+``--scheme muc`` prints one MUC table instead (COR, PAR, credit, ACT, POS, P/R/F and status per
+mapping and combination; :func:`~exactalign.metrics.nugget.muc_evaluate`). Warnings (problems
+v1.8 survives) go to standard error.
 
 This module imports no numpy at start-up (the command line's start-up rule).
 """
@@ -25,7 +32,11 @@ import sys
 #: The mapping names of :data:`exactalign.metrics.nugget.MAPPINGS` (kept here so that building
 #: the parser does not import numpy; a test pins the two together).
 MAPPING_NAMES = ("kbp", "kbp-gold-order", "pilot2015", "exact")
+#: The names of :data:`exactalign.metrics.nugget.SPAN_FIRST` (pinned by a test too).
+SPAN_FIRST_NAMES = ("pilot2015-alg4", "kbp-span-first")
 EXACT_METHODS = ("exact", "ilp")
+SCHEMES = ("dice", "muc")
+PARTIAL_CREDITS = ("half", "dice")
 
 
 def add_nugget_arguments(p: argparse.ArgumentParser) -> None:
@@ -36,31 +47,73 @@ def add_nugget_arguments(p: argparse.ArgumentParser) -> None:
                         "TOKEN_DIR/<doc id><ext> (default: character mode)")
     p.add_argument("--token-ext", default=".tab", metavar="EXT",
                    help="token table extension (default: %(default)s)")
-    p.add_argument("--mapping", choices=(*MAPPING_NAMES, "all"), default="kbp",
+    p.add_argument("--mapping", choices=(*MAPPING_NAMES, *SPAN_FIRST_NAMES, "all"),
+                   default="kbp",
                    help="mention mapping: kbp (v1.7-1.8 global greedy), kbp-gold-order (v1.6), "
-                        "pilot2015 (2015 pilot), exact (maximum-weight matching), all "
-                        "(default: %(default)s)")
+                        "pilot2015 (2015 pilot), exact (maximum-weight matching), "
+                        "pilot2015-alg4 / kbp-span-first (mapping fixed on spans, attributes "
+                        "scored on it: the pilot's Algorithm 4), all (every one; the muc scheme "
+                        "has no span-first mappings) (default: %(default)s)")
     p.add_argument("--compat", action="store_true",
                    help="per-type table exactly as v1.8 (type+realis mapping, gold types only)")
     p.add_argument("--strict", action="store_true",
                    help="turn every warning (a problem v1.8 survives) into an error")
     p.add_argument("--type-whitelist", metavar="FILE", default=None,
                    help="score only the types listed in FILE, one per line (v1.8's -wl)")
+    p.add_argument("--scheme", choices=SCHEMES, default="dice",
+                   help="partial-credit scheme: dice (v1.8: Dice of the spans, TP/N) or muc "
+                        "(exact span COR, overlap PAR; P=(COR+c*PAR)/ACT, R=(COR+c*PAR)/POS; "
+                        "the exact mapping maximises corpus F) (default: %(default)s)")
+    p.add_argument("--partial-credit", choices=PARTIAL_CREDITS, default="half",
+                   help="muc scheme: credit of a partial match, half (MUC's 0.5) or dice "
+                        "(default: %(default)s)")
+    p.add_argument("--optional-value", action="append", default=[], metavar="VALUE",
+                   help="muc scheme: gold mentions with an attribute equal to VALUE (compared "
+                        "canonically) are optional, counted in POS only if aligned; repeatable")
+    p.add_argument("--type-credit", type=_credit, default=None, metavar="C",
+                   help="hierarchical types (dice scheme): a system type of the right family but "
+                        "the wrong subtype earns C in [0, 1) of the pair's Dice instead of 0 "
+                        "(levels split at '.', '_', ':' or after a TAC KBP family prefix such "
+                        "as 'conflict'); default: exact type equality, as v1.8")
     p.add_argument("--exact-method", choices=EXACT_METHODS, default="exact",
                    help="how the exact mapping is solved: exact (assignment algorithm) or ilp "
                         "(--backend, --time-limit, --seed apply) (default: %(default)s)")
 
 
+def _credit(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value < 1.0:
+        raise argparse.ArgumentTypeError(f"a partial credit must be in [0, 1), not {text}")
+    return value
+
+
 def run_nugget(args: argparse.Namespace) -> int:
     from ..cli import solve_options
+    from ..core.errors import InputError
     from . import nugget
 
     mappings = list(nugget.MAPPINGS) if args.mapping == "all" else [args.mapping]
+    if args.scheme == "muc":
+        if args.type_credit is not None:
+            raise InputError("--type-credit applies to --scheme dice only")
+        return _run_muc(args, mappings)
+    if args.mapping == "all":
+        mappings += list(nugget.SPAN_FIRST)
+    if args.optional_value or args.partial_credit != "half":
+        raise InputError("--optional-value and --partial-credit apply to --scheme muc only")
     opts = solve_options(args) if args.exact_method == "ilp" else {}
+    credits = None
+    if args.type_credit is not None:
+        credits = {0: nugget.LevelCredit(levels=(0.0, args.type_credit),
+                                         families=nugget.KBP_EVENT_FAMILIES)}
     ev = nugget.evaluate_files(args.gold, args.system, token_dir=args.token_dir,
                                token_ext=args.token_ext, type_whitelist=args.type_whitelist,
                                mappings=mappings, compat=args.compat, strict=args.strict,
-                               exact_method=args.exact_method, solve_options=opts)
+                               exact_method=args.exact_method, solve_options=opts,
+                               attribute_credits=credits)
     for w in ev.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:
@@ -102,7 +155,9 @@ def to_json(ev) -> dict:
     ``tp``, ``exact_tp``, ``shortfall``, ``documents_with_gap``, ``max_document_tp_gap``,
     ``max_document_f1_gap``, ``micro_f1``, ``exact_micro_f1``, ``macro_f1``,
     ``exact_macro_f1`` (``null`` without the exact mapping). Ratios with a zero denominator are
-    0, not v1.8's ``nan``."""
+    0, not v1.8's ``nan``. ``scheme`` is ``"dice"`` (see :func:`muc_to_json` for ``muc``);
+    ``attribute_credits``: attribute name -> ``{levels, separators, families}`` of the
+    hierarchical partial credit used instead of equality (``{}``: v1.8's equality)."""
     exact = ev.scores.get("exact")
     mappings = {}
     for m, sc in ev.scores.items():
@@ -154,7 +209,11 @@ def to_json(ev) -> dict:
                     "micro_f1": g.micro_f1, "exact_micro_f1": g.exact_micro_f1,
                     "macro_f1": g.macro_f1, "exact_macro_f1": g.exact_macro_f1,
                 }
-    return {"gold": ev.gold_path, "system": ev.system_path, "mode": ev.mode,
+    credits = {ev.attributes[a]: {"levels": list(lc.levels), "separators": lc.separators,
+                                  "families": list(lc.families)}
+               for a, lc in ev.attribute_credits.items()}
+    return {"gold": ev.gold_path, "system": ev.system_path, "mode": ev.mode, "scheme": "dice",
+            "attribute_credits": credits,
             "attributes": list(ev.attributes), "combinations": list(ev.combinations),
             "compat": ev.compat, "warnings": [str(w) for w in ev.warnings],
             "mappings": mappings, "vs_exact": vs_exact}
@@ -185,3 +244,79 @@ def format_gaps(ev) -> str:
     return ("=======Mappings vs exact=========\n"
             f"exact mapping: {len(statuses)} solves, worst status {status}\n"
             + "\n".join(lines) + "\n")
+
+
+# --------------------------------------------------------------------------------------------
+# the MUC-style scheme
+# --------------------------------------------------------------------------------------------
+def _run_muc(args: argparse.Namespace, mappings: list[str]) -> int:
+    from . import nugget
+
+    ev = nugget.evaluate_files(args.gold, args.system, token_dir=args.token_dir,
+                               token_ext=args.token_ext, type_whitelist=args.type_whitelist,
+                               scheme="muc", mappings=mappings, partial=args.partial_credit,
+                               optional_values=args.optional_value, strict=args.strict)
+    for w in ev.warnings:
+        print(f"exactalign: warning: {w}", file=sys.stderr)
+    if args.json:
+        from ..cli import print_json
+
+        print_json(muc_to_json(ev))
+    else:
+        sys.stdout.write(format_muc(ev))
+    return 0
+
+
+def format_muc(ev) -> str:
+    """One row per (mapping, combination): corpus COR, PAR, credit, ACT, POS, aligned optional
+    gold mentions, P/R/F in percent and the status (``optimal`` only for a proven exact
+    mapping)."""
+    header = ["mapping", "attributes", "COR", "PAR", "credit", "ACT", "POS", "opt", "F1",
+              "Prec", "Rec", "status"]
+    rows = []
+    for m, sc in ev.scores.items():
+        for c in sc.combinations:
+            t, p = sc.totals(c), sc.micro(c)
+            rows.append([m, c, str(t.cor), str(t.par), f"{t.credit:.4f}", str(t.act),
+                         str(t.pos), str(t.optional_aligned), f"{100 * p.f1:.2f}",
+                         f"{100 * p.precision:.2f}", f"{100 * p.recall:.2f}", sc.status(c)])
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip()
+             for r in [header, *rows]]
+    return (f"=======MUC-style scores (partial credit: {ev.partial})=========\n"
+            + "\n".join(lines) + "\n")
+
+
+def muc_to_json(ev) -> dict:
+    """The ``--json`` object of ``--scheme muc``: ``gold``, ``system``, ``mode``, ``scheme``
+    (``"muc"``), ``partial_credit``, ``attributes``, ``combinations``, ``warnings`` and
+    ``mappings[m]``: ``overall[combination]`` (``recall``, ``precision``, ``f1``, ``cor``,
+    ``par``, ``credit``, ``act``, ``pos``, ``optional_aligned``, ``status``, and for the exact
+    mapping ``bound`` and ``iterations`` of Dinkelbach's method) and ``documents[doc_id]
+    [combination]`` (the same counts and P/R/F of that document)."""
+    from ..cli import prf
+
+    def counts(t):
+        return {"cor": t.cor, "par": t.par, "credit": t.credit, "act": t.act, "pos": t.pos,
+                "optional_aligned": t.optional_aligned}
+
+    mappings = {}
+    for m, sc in ev.scores.items():
+        overall = {}
+        for c in sc.combinations:
+            p = sc.micro(c)
+            entry = {**prf(p.recall, p.precision, p.f1), **counts(sc.totals(c)),
+                     "status": sc.status(c)}
+            r = sc.ratio.get(c)
+            if r is not None:
+                entry.update(bound=r.bound, iterations=r.iterations)
+            overall[c] = entry
+        docs = {d.doc_id: {c: {**counts(d.counts[c]), **prf(d.counts[c].prf.recall,
+                                                            d.counts[c].prf.precision,
+                                                            d.counts[c].prf.f1)}
+                           for c in sc.combinations} for d in sc.documents}
+        mappings[m] = {"overall": overall, "documents": docs}
+    return {"gold": ev.gold_path, "system": ev.system_path, "mode": ev.mode, "scheme": "muc",
+            "partial_credit": ev.partial, "attributes": list(ev.attributes),
+            "combinations": list(ev.combinations), "warnings": [str(w) for w in ev.warnings],
+            "mappings": mappings}

@@ -1,0 +1,511 @@
+"""How far the event-nugget scorers' greedy mappings fall below the exact optimum, on real data.
+
+Systems (each scored against its gold, every attribute combination):
+
+* ``evmeval-token``, ``evmeval-char``  the EvmEval scoring demo: token-based sample systems A-D
+                   (token tables checked) and the character-based system A (pilot data
+                   ``nugget/evmeval``);
+* ``ace-dev``      the ACE-2005 dev sample's system and its three perturbed systems
+                   (``nugget/ace-dev``);
+* ``perturbed-<profile>-<rate>``  perturbations of the ACE-2005 dev gold made by
+                   :func:`exactalign.perturb.mentions.perturb`, ``seeds_per_rate`` per rate:
+                   profile ``all`` puts every error class at ``rate``; profile ``span`` only
+                   span errors (miss, shift, split, merge, double tagging, spurious), no type or
+                   realis errors.
+
+Schemes and mappings. ``dice`` (v1.8 scoring, :func:`exactalign.metrics.nugget.evaluate`):
+the heuristics ``kbp``, ``kbp-gold-order``, ``pilot2015`` (each run per attribute combination,
+as v1.8 does) and the span-first mappings ``pilot2015-alg4``, ``kbp-span-first`` (mapping fixed
+on spans, attributes scored on it: the pilot study's Algorithm 4), against ``exact`` -- the
+mapping maximising each combination's attribute-augmented TP directly (the joint objective).
+``dice-type<C>`` (``type_credit``): the same with hierarchical types
+(:class:`~exactalign.metrics.nugget.LevelCredit`: a type of the right TAC KBP family but the
+wrong subtype earns C of the pair's Dice).
+``muc-half`` / ``muc-dice`` (:func:`~exactalign.metrics.nugget.muc_evaluate`, partial credit 0.5
+or Dice): the three heuristics run on the credits against the alignment of highest corpus F
+(Dinkelbach's method, proven).
+
+Each group is a ranking: systems are ranked by micro F1 under each scheme, mapping and
+combination, and the ranking under a heuristic is compared with the one under ``exact`` (values
+within 1e-9 share a rank).
+
+Rows. ``level = corpus``: one per (group, system, scheme, mapping, combination) -- valid
+documents, documents with a gap (exact TP, or credit, above the mapping's by more than 1e-9),
+mean and max per-document gap in TP and in F1, corpus TP, micro (and for dice macro) F1 under
+the mapping and under exact, ranks, and ``time_s``: the best of ``repeats`` runs scoring the
+whole corpus with that mapping alone (reading excluded; candidate pairs and every combination
+included; for the hierarchical scheme a single run, for the MUC schemes only the exact mapping,
+once). ``level = document``: one per document with a gap, per (group, system, scheme, heuristic
+mapping, combination), for the gap distribution. The exact mapping's rows have zero gaps by definition.
+
+Invariants (a violation raises :class:`ExperimentError`): every exact solve is proven optimal
+(every assignment certified; every Dinkelbach iteration ends with a proof); no heuristic's
+document TP (credit) exceeds the exact one.
+
+Without pilot data the experiment falls back to a synthetic gold file (:func:`synthetic_gold`)
+and perturbs it; the group names then start with ``synthetic-``.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from exactalign.core.result import Status
+from exactalign.data import resolve_data_dir
+from exactalign.io.tbf import parse_tbf, read_tbf
+from exactalign.metrics import nugget
+from exactalign.perturb.mentions import ErrorRates, perturb
+
+from . import plot
+from .runner import ExperimentError, parallel_map
+
+NAME = "nugget_gap"
+DESCRIPTION = ("Event nuggets (TAC KBP scorer v1.8): greedy mappings (kbp, kbp-gold-order, "
+               "pilot2015) vs the exact optimum on the EvmEval demo, the ACE-2005 dev sample "
+               "and seeded perturbations of its gold: per-document gaps, corpus scores, "
+               "rankings, time.")
+DATA_SOURCE = ("pilot data nugget/ (EvmEval scoring demo, ACE-2005 dev gold and systems) and "
+               "seeded perturbations of the ACE-2005 dev gold; a synthetic gold file when the "
+               "pilot data is absent")
+SEEDING = ("perturbation (profile, rate, k) uses exactalign.perturb.mentions.perturb with seed "
+           "config['seed'] * 1000 + k; within it gold mention j of document d draws from "
+           "numpy.random.default_rng([seed, d, j]), so rates share their random numbers")
+
+TOL = 1e-9
+DICE_HEURISTICS = (*nugget.HEURISTIC_MAPPINGS, *nugget.SPAN_FIRST)
+DICE_MAPPINGS = (*DICE_HEURISTICS, "exact")
+MUC_MAPPINGS = (*nugget.HEURISTIC_MAPPINGS, "exact")
+PROFILES = ("all", "span")
+
+FULL = {
+    "seed": 0,
+    "profiles": ["all", "span"],
+    "rates": [0.05, 0.1, 0.2, 0.3, 0.4],
+    "seeds_per_rate": 4,
+    "repeats": 2,
+    "pilot_systems": True,
+    "muc_partial": ["half", "dice"],
+    "type_credit": [0.5],
+}
+QUICK = {**FULL, "profiles": ["all"], "rates": [0.2], "seeds_per_rate": 2, "repeats": 1,
+         "muc_partial": ["half"], "type_credit": []}
+
+COLUMNS = (
+    "level", "group", "system", "scheme", "mapping", "combination", "doc_id", "documents",
+    "documents_with_gap", "mean_tp_gap", "max_tp_gap", "max_f1_gap", "tp", "exact_tp",
+    "f1", "exact_f1", "macro_f1", "exact_macro_f1", "rank", "exact_rank", "n_gold",
+    "n_system", "rate", "profile", "perturb_seed", "time_s", "solve_s",
+)
+
+FIGURES = ("gap_distribution.png", "greedy_vs_exact.png", "muc_gap.png")
+
+
+# ------------------------------------------------------------------------------------------
+# units: one system each
+# ------------------------------------------------------------------------------------------
+def rates_for(profile: str, rate: float) -> ErrorRates:
+    if profile == "all":
+        return ErrorRates.uniform(rate)
+    if profile == "span":
+        return ErrorRates.uniform(rate, type=0.0, realis=0.0)
+    raise ValueError(f"unknown perturbation profile {profile!r}; choose one of "
+                     + ", ".join(PROFILES))
+
+
+def synthetic_gold(n_docs: int = 30, per_doc: int = 17, seed: int = 0):
+    """A character-mode gold file shaped like the ACE-2005 dev sample (30 documents, about 17
+    triggers each, 3-9 characters long, 8 types, realis mostly Actual)."""
+    rng = np.random.default_rng([seed, 2015])
+    types = ["lifedie", "lifeinjure", "conflictattack", "movementtransport", "contactmeet",
+             "justicearrestjail", "transactiontransfermoney", "personnelelect"]
+    out = []
+    for d in range(n_docs):
+        out.append(f"#BeginOfDocument doc{d:02d}")
+        pos = int(rng.integers(50, 200))
+        for k in range(per_doc):
+            n = int(rng.integers(3, 10))
+            real = ("Actual", "Actual", "Generic", "Other")[int(rng.integers(4))]
+            out.append("\t".join(["gold", f"doc{d:02d}", f"T{k + 1}", f"{pos},{pos + n}", "x",
+                                  types[int(rng.integers(len(types)))], real]))
+            pos += n + int(rng.integers(5, 120))
+        out.append("#EndOfDocument")
+    return parse_tbf("\n".join(out) + "\n", path="synthetic-gold.tbf", mode="char")
+
+
+def units(config: dict) -> list[dict]:
+    data = resolve_data_dir()
+    pilot = data.available and (data.path / "nugget").is_dir()
+    out = []
+    if pilot and config["pilot_systems"]:
+        demo = "nugget/evmeval/scoring_demo"
+        for x in "ABCD":
+            out.append({"group": "evmeval-token", "system": f"sample-{x}",
+                        "gold": f"{demo}/token_based/gold.tbf",
+                        "sys": f"{demo}/token_based/sample_system_{x}.tbf",
+                        "tkn": f"{demo}/token_based/tkn"})
+        out.append({"group": "evmeval-char", "system": "system-A", "gold": f"{demo}/char_based/gold.tbf",
+                    "sys": f"{demo}/char_based/system_A.tbf", "tkn": None})
+        out.append({"group": "ace-dev", "system": "system", "gold": "nugget/ace-dev/gold.tbf",
+                    "sys": "nugget/ace-dev/system.tbf", "tkn": None})
+        for k in (1, 2, 3):
+            out.append({"group": "ace-dev", "system": f"perturbed{k}",
+                        "gold": "nugget/ace-dev/gold.tbf",
+                        "sys": f"nugget/ace-dev/perturbed/system{k}.tbf", "tkn": None})
+    base = "" if pilot else "synthetic-"
+    for profile in config["profiles"]:
+        rates_for(profile, 0.0)
+        for rate in config["rates"]:
+            for k in range(config["seeds_per_rate"]):
+                out.append({"group": f"{base}perturbed-{profile}-{rate:g}",
+                            "system": f"seed{k}", "gold": "nugget/ace-dev/gold.tbf" if pilot
+                            else None, "profile": profile, "rate": float(rate),
+                            "perturb_seed": config["seed"] * 1000 + k})
+    for u in out:
+        u["repeats"] = int(config["repeats"])
+        u["muc_partial"] = list(config["muc_partial"])
+        u["type_credit"] = [float(c) for c in config["type_credit"]]
+    return out
+
+
+def _load(unit: dict):
+    data = resolve_data_dir()
+    if unit.get("profile") is not None:
+        gold = (read_tbf(data.require(*unit["gold"].split("/"))) if unit["gold"]
+                else synthetic_gold())
+        system = perturb(gold, rates_for(unit["profile"], unit["rate"]),
+                         unit["perturb_seed"]).system
+        return gold, system, None
+    mode = "token" if unit["tkn"] else "char"
+    gold = read_tbf(data.require(*unit["gold"].split("/")), mode=mode)
+    system = read_tbf(data.require(*unit["sys"].split("/")), mode=mode)
+    tables = None
+    if unit["tkn"]:
+        from exactalign.io.tbf import read_token_table, token_table_path
+
+        tdir = data.require(*unit["tkn"].split("/"))
+        tables = {d: read_token_table(token_table_path(tdir, d)) for d in gold.documents}
+    return gold, system, tables
+
+
+def _best_time(fn, repeats: int):
+    best, out = float("inf"), None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def _gap_rows(base: dict, label: str, mapping: str, combination: str, docs: list[tuple],
+              corpus: dict) -> list[dict]:
+    """The corpus row and the document rows (documents with a gap) of one mapping and
+    combination. ``docs``: ``(doc_id, tp, exact_tp, f1, exact_f1, n_gold, n_system)`` of the
+    valid documents; ``corpus``: the corpus columns."""
+    for d in docs:
+        if d[1] > d[2] + TOL:
+            raise ExperimentError(f"{label}: {mapping} beats exact on {d[0]} ({combination}): "
+                                  f"{d[1]!r} > {d[2]!r}")
+    gaps = [d for d in docs if d[2] - d[1] > TOL]
+    rows = [{**base, **corpus, "level": "corpus", "mapping": mapping,
+             "combination": combination, "doc_id": None, "documents": len(docs),
+             "documents_with_gap": len(gaps),
+             "mean_tp_gap": float(np.mean([d[2] - d[1] for d in docs])) if docs else 0.0,
+             "max_tp_gap": max((d[2] - d[1] for d in docs), default=0.0),
+             "max_f1_gap": max((d[4] - d[3] for d in docs), default=0.0)}]
+    if mapping == "exact":
+        return rows
+    for doc_id, tp, etp, f1, ef1, ng, ns in gaps:
+        rows.append({**base, "level": "document", "mapping": mapping,
+                     "combination": combination, "doc_id": doc_id, "documents": 1,
+                     "documents_with_gap": 1, "mean_tp_gap": etp - tp, "max_tp_gap": etp - tp,
+                     "max_f1_gap": ef1 - f1, "tp": tp, "exact_tp": etp, "f1": f1,
+                     "exact_f1": ef1, "macro_f1": None, "exact_macro_f1": None, "n_gold": ng,
+                     "n_system": ns, "time_s": None, "solve_s": None})
+    return rows
+
+
+def _dice_rows(unit, base, label, gold, system, tables, type_credit=None) -> list[dict]:
+    scores, times = {}, {}
+    credits = None
+    if type_credit is not None:
+        credits = {0: nugget.LevelCredit(levels=(0.0, type_credit),
+                                         families=nugget.KBP_EVENT_FAMILIES)}
+    for m in DICE_MAPPINGS:
+        times[m], ev = _best_time(lambda m=m: nugget.evaluate(
+            gold, system, mappings=[m], token_tables=tables, attribute_credits=credits),
+            unit["repeats"] if credits is None else 1)
+        scores[m] = ev.scores[m]
+    exact = scores["exact"]
+    for d in exact.documents:
+        for c, r in d.results.items():
+            if r.status is not Status.OPTIMAL:
+                raise ExperimentError(f"{label}: exact mapping of {d.doc_id} ({c}) is "
+                                      f"{r.status.value}, not proven optimal")
+    rows = []
+    base = {**base, "scheme": "dice" if type_credit is None else f"dice-type{type_credit:g}"}
+    for m in DICE_MAPPINGS:
+        sc = scores[m]
+        for c in sc.combinations:
+            g = nugget.gap_summary(sc, exact, c)
+            docs = [(x.doc_id, x.tp, x.exact_tp, x.f1, x.exact_f1,
+                     sc.document(x.doc_id).n_gold, sc.document(x.doc_id).n_system)
+                    for x in g.documents if sc.document(x.doc_id).valid]
+            mic, emic = sc.micro(c), exact.micro(c)
+            corpus = {"tp": mic.recall_num, "exact_tp": emic.recall_num, "f1": mic.f1,
+                      "exact_f1": emic.f1, "macro_f1": g.macro_f1,
+                      "exact_macro_f1": g.exact_macro_f1, "n_gold": int(mic.recall_den),
+                      "n_system": int(mic.precision_den), "time_s": times[m],
+                      "solve_s": sum(d.results[c].wall_time for d in sc.documents)}
+            rows += _gap_rows(base, label, m, c, docs, corpus)
+    return rows
+
+
+def _muc_rows(unit, base, label, gold, system, tables, partial: str) -> list[dict]:
+    heuristics = nugget.muc_evaluate(gold, system, mappings=nugget.HEURISTIC_MAPPINGS,
+                                     partial=partial, token_tables=tables).scores
+    t, ev = _best_time(lambda: nugget.muc_evaluate(gold, system, mappings=["exact"],
+                                                   partial=partial, token_tables=tables), 1)
+    scores = {**heuristics, "exact": ev.scores["exact"]}
+    times = {"exact": t}
+    exact = scores["exact"]
+    rows = []
+    base = {**base, "scheme": f"muc-{partial}"}
+    for c in exact.combinations:
+        r = exact.ratio[c]
+        if r.status is not Status.OPTIMAL:
+            raise ExperimentError(f"{label}: exact MUC F ({partial}, {c}) is {r.status.value}")
+    for m in MUC_MAPPINGS:
+        sc = scores[m]
+        for c in sc.combinations:
+            docs = []
+            for d, x in zip(sc.documents, exact.documents, strict=True):
+                if d.valid:
+                    h, e = d.counts[c], x.counts[c]
+                    docs.append((d.doc_id, h.credit, e.credit, h.prf.f1, e.prf.f1, h.pos, h.act))
+            mic, emic = sc.micro(c), exact.micro(c)
+            corpus = {"tp": mic.recall_num, "exact_tp": emic.recall_num, "f1": mic.f1,
+                      "exact_f1": emic.f1, "macro_f1": None, "exact_macro_f1": None,
+                      "n_gold": int(mic.recall_den), "n_system": int(mic.precision_den),
+                      "time_s": times.get(m), "solve_s": None}
+            rows += _gap_rows(base, label, m, c, docs, corpus)
+    return rows
+
+
+def run_unit(unit: dict) -> list[dict]:
+    gold, system, tables = _load(unit)
+    label = f"{unit['group']}/{unit['system']}"
+    base = {"group": unit["group"], "system": unit["system"], "rate": unit.get("rate"),
+            "profile": unit.get("profile"), "perturb_seed": unit.get("perturb_seed"),
+            "rank": None, "exact_rank": None}
+    rows = _dice_rows(unit, base, label, gold, system, tables)
+    for c in unit["type_credit"]:
+        rows += _dice_rows(unit, base, label, gold, system, tables, type_credit=c)
+    for partial in unit["muc_partial"]:
+        rows += _muc_rows(unit, base, label, gold, system, tables, partial)
+    return rows
+
+
+def _ranks(values: list[float]) -> list[int]:
+    """Competition ranks (1 = best) of ``values``; values within :data:`TOL` tie."""
+    return [1 + sum(1 for w in values if w > v + TOL) for v in values]
+
+
+def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
+    for p in config["profiles"]:
+        rates_for(p, 0.0)
+    per_unit = parallel_map(run_unit, units(config), jobs=jobs, desc=NAME, quiet=quiet)
+    rows = [r for rs in per_unit for r in rs]
+    corpus = [r for r in rows if r["level"] == "corpus"]
+    def key(r):
+        return r["group"], r["scheme"], r["mapping"], r["combination"]
+
+    for k in {key(r) for r in corpus}:
+        sel = [r for r in corpus if key(r) == k]
+        for r, k, ek in zip(sel, _ranks([r["f1"] for r in sel]),
+                            _ranks([r["exact_f1"] for r in sel]), strict=True):
+            r["rank"], r["exact_rank"] = k, ek
+    return rows
+
+
+# ------------------------------------------------------------------------------------------
+# summary and figures (from CSV rows only)
+# ------------------------------------------------------------------------------------------
+SUMMARY_COMBINATIONS = ("plain", "mention_type+realis_status")
+
+
+def _kind(group: str) -> str:
+    """The data set a ranking group belongs to (perturbation rates pooled)."""
+    if group.startswith("evmeval"):
+        return "evmeval"
+    return group.rsplit("-", 1)[0] if "perturbed" in group else group
+
+
+def _gap_cells(sel: list[dict]) -> list[str]:
+    docs = sum(r["documents"] for r in sel)
+    with_gap = sum(r["documents_with_gap"] for r in sel)
+    d_f1 = [100 * (r["exact_f1"] - r["f1"]) for r in sel]
+    return [f"{with_gap}/{docs}", f"{max(r['max_tp_gap'] for r in sel):.3f}",
+            f"{100 * max(r['max_f1_gap'] for r in sel):.2f}",
+            f"{np.mean(d_f1):.3f} / {max(d_f1):.3f}"]
+
+
+def _gap_table(corpus: list[dict], schemes: list[str], mappings) -> list[str]:
+    header = ["data", "scheme", "mapping", "systems"]
+    for c in SUMMARY_COMBINATIONS:
+        short = "type+realis" if c != "plain" else "plain"
+        header += [f"{short}: docs with gap", "max doc gap", "max doc F1 gap (pp)",
+                   "corpus F1 change (pp) mean / max"]
+    header.append("rankings changed")
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join(["---"] * 3 + ["---:"] * (len(header) - 3)) + "|"]
+    kinds = list(dict.fromkeys(_kind(r["group"]) for r in corpus))
+    quiet = [k for k in kinds if not any(r["documents_with_gap"] for r in corpus
+                                         if _kind(r["group"]) == k and r["scheme"] in schemes)]
+    for kind in kinds:
+        if kind in quiet:
+            continue
+        for scheme in schemes:
+            for m in mappings:
+                sel = [r for r in corpus if _kind(r["group"]) == kind and r["mapping"] == m
+                       and r["scheme"] == scheme]
+                if not sel:
+                    continue
+                cells = [kind, scheme, m, str(len({(r["group"], r["system"]) for r in sel}))]
+                for c in SUMMARY_COMBINATIONS:
+                    cells += _gap_cells([r for r in sel if r["combination"] == c])
+                groups = {(r["group"], r["combination"]) for r in sel}
+                changed = {(r["group"], r["combination"]) for r in sel
+                           if r["rank"] != r["exact_rank"]}
+                cells.append(f"{len(changed)}/{len(groups)}")
+                lines.append("| " + " | ".join(cells) + " |")
+    if quiet:
+        lines += ["", "No document has a gap under any of these mappings on: "
+                  + ", ".join(quiet) + "."]
+    return lines
+
+
+def summary(rows: list[dict]) -> str:
+    """Two gap tables (v1.8's Dice scheme with every heuristic mapping; the MUC-style schemes)
+    per data set (perturbation rates pooled) and mapping: for span-only and type+realis
+    scoring, documents with a gap, max per-document TP (credit) gap and F1 gap, mean and max
+    corpus micro-F1 change; rankings (group x combination) whose order changes. Then the time
+    of each mapping on one system's whole corpus."""
+    corpus = [r for r in rows if r["level"] == "corpus"]
+    muc_schemes = sorted({r["scheme"] for r in corpus if r["scheme"].startswith("muc")})
+    dice_schemes = ["dice", *sorted({r["scheme"] for r in corpus
+                                     if r["scheme"].startswith("dice-")})]
+    lines = ["Dice scheme (TAC KBP v1.8 scoring; `dice-typeC`: hierarchical types, credit C "
+             "for the right family with the wrong subtype):", ""]
+    lines += _gap_table(corpus, dice_schemes, DICE_HEURISTICS)
+    if muc_schemes:
+        lines += ["", "MUC-style scheme (COR 1, PAR 0.5 or Dice; exact = highest corpus F, "
+                  "Dinkelbach):", ""]
+        lines += _gap_table(corpus, muc_schemes, nugget.HEURISTIC_MAPPINGS)
+    lines += ["", "Gaps are exact − heuristic: TP (Dice units, or MUC credit) per document, F1 "
+              "in percentage points. A ranking is the order by micro F1 of the systems of one "
+              "group (one perturbation rate, or one pilot data set) for one attribute "
+              "combination.", ""]
+    cols = [*DICE_MAPPINGS, *(f"{s} exact" for s in muc_schemes)]
+    lines += ["| data | systems | " + " | ".join(f"{c} ms" for c in cols) + " | exact/kbp |",
+              "|---|---:|" + "---:|" * (len(cols) + 1)]
+    for kind in dict.fromkeys(_kind(r["group"]) for r in corpus):
+        sel = [r for r in corpus if _kind(r["group"]) == kind and r["combination"] == "plain"]
+        t = {m: float(np.mean([r["time_s"] for r in sel if r["mapping"] == m
+                               and r["scheme"] == "dice"])) for m in DICE_MAPPINGS}
+        for sc in muc_schemes:
+            t[f"{sc} exact"] = float(np.mean([r["time_s"] for r in sel if r["mapping"] == "exact"
+                                              and r["scheme"] == sc]))
+        n = len({(r["group"], r["system"]) for r in sel})
+        lines.append(f"| {kind} | {n} | " + " | ".join(f"{1000 * t[c]:.1f}" for c in cols)
+                     + f" | {t['exact'] / t['kbp']:.2f}x |")
+    lines += ["", "Time: best of `repeats` runs scoring one system's whole corpus with one "
+              "mapping (every attribute combination, candidate pairs included; mean over the "
+              "systems of a data set)."]
+    return "\n".join(lines) + "\n"
+
+
+def figures(csv_path: Path, out_dir: Path) -> list[Path]:
+    """``gap_distribution.png``: per heuristic mapping (Dice scheme), the histogram of
+    per-document TP gaps over the documents with a gap (the count of documents in the legend),
+    per combination. ``greedy_vs_exact.png``: how much corpus micro F1 each heuristic loses
+    against the exact mapping, over the exact score, one point per (system, combination),
+    coloured by data set. ``muc_gap.png``: the same for the MUC-style schemes, coloured by
+    mapping."""
+    from .runner import read_rows
+
+    plt = plot.pyplot()
+    rows = read_rows(csv_path)
+    out_dir = Path(out_dir)
+    corpus = [r for r in rows if r["level"] == "corpus" and r["scheme"] == "dice"]
+    docs = [r for r in rows if r["level"] == "document" and r["scheme"] == "dice"]
+    combos = list(dict.fromkeys(r["combination"] for r in corpus))
+    n = len(DICE_HEURISTICS)
+    written = []
+
+    fig, axes = plt.subplots(1, n, figsize=(3.9 * n, 3.8), sharey=True, squeeze=False,
+                             layout="constrained")
+    top = max((r["max_tp_gap"] for r in docs), default=1.0) or 1.0
+    bins = np.linspace(0, top, 21)
+    for ax, m in zip(axes[0], DICE_HEURISTICS, strict=True):
+        for c in combos:
+            gaps = [r["max_tp_gap"] for r in docs if r["mapping"] == m and r["combination"] == c]
+            total = sum(r["documents"] for r in corpus if r["mapping"] == m
+                        and r["combination"] == c)
+            ax.hist(gaps, bins=bins, histtype="step", linewidth=1.4,
+                    label=f"{c} ({len(gaps)} of {total})")
+        ax.set_title(f"mapping: {m}", fontsize=10)
+        ax.set_xlabel("exact TP − heuristic TP (Dice)")
+        ax.legend(fontsize=6, title="documents with a gap", title_fontsize=6)
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("documents")
+    fig.suptitle("Per-document gap to the exact mapping, Dice scheme (documents with a gap)")
+    written.append(plot.save(fig, out_dir / "gap_distribution.png"))
+
+    fig, axes = plt.subplots(1, n, figsize=(3.6 * n, 3.8), sharey=True, squeeze=False,
+                             layout="constrained")
+    kinds = list(dict.fromkeys(_kind(r["group"]) for r in corpus))
+    colours = plt.get_cmap("tab10")
+    for ax, m in zip(axes[0], DICE_HEURISTICS, strict=True):
+        for i, k in enumerate(kinds):
+            sel = [r for r in corpus if r["mapping"] == m and _kind(r["group"]) == k]
+            ax.scatter([100 * r["exact_f1"] for r in sel],
+                       [100 * (r["exact_f1"] - r["f1"]) for r in sel], s=12,
+                       color=colours(i % 10), label=k, alpha=0.8)
+        ax.axhline(0, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xlabel("micro F1, exact mapping [%]")
+        ax.set_title(f"mapping: {m}", fontsize=10)
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("exact − heuristic micro F1 [pp]")
+    axes[0][-1].legend(fontsize=7, loc="upper right")
+    fig.suptitle("Corpus score under the heuristic mappings vs exact, Dice scheme (one point "
+                 "per system and attribute combination)")
+    written.append(plot.save(fig, out_dir / "greedy_vs_exact.png"))
+
+    muc = [r for r in rows if r["level"] == "corpus" and r["scheme"].startswith("muc")]
+    schemes = list(dict.fromkeys(r["scheme"] for r in muc)) or ["muc"]
+    fig, axes = plt.subplots(1, len(schemes), figsize=(4.6 * len(schemes), 3.8), sharey=True,
+                             squeeze=False, layout="constrained")
+    for ax, sc in zip(axes[0], schemes, strict=True):
+        for m in nugget.HEURISTIC_MAPPINGS:
+            sel = [r for r in muc if r["scheme"] == sc and r["mapping"] == m]
+            ax.scatter([100 * r["exact_f1"] for r in sel],
+                       [100 * (r["exact_f1"] - r["f1"]) for r in sel], s=12, label=m,
+                       alpha=0.7, **{k: v for k, v in plot.STYLE.get(
+                           MAPPING_STYLE[m], {}).items() if k in ("color", "marker")})
+        ax.axhline(0, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xlabel("MUC F1, exact alignment [%]")
+        ax.set_title(f"scheme: {sc}", fontsize=10)
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("exact − heuristic MUC F1 [pp]")
+    axes[0][-1].legend(fontsize=7, loc="upper right")
+    fig.suptitle("MUC-style scores: greedy alignments vs the highest F (every system and "
+                 "combination)")
+    written.append(plot.save(fig, out_dir / "muc_gap.png"))
+    return written
+
+
+#: The plot style (:data:`experiments.plot.STYLE`) of each mapping's bipartite heuristic.
+MAPPING_STYLE = {"kbp": "greedy", "kbp-gold-order": "ref-order", "pilot2015": "pilot2015"}
