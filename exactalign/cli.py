@@ -31,7 +31,12 @@ from dataclasses import dataclass
 
 from . import __version__
 from .core.errors import ExactAlignError, InputError, ModelTooLargeError
-from .metrics import coref_cli, ere_cli, nugget_cli  # argument parsing only: no numpy at start-up
+from .metrics import (  # argument parsing only: no numpy at start-up
+    coref_cli,
+    ere_cli,
+    muc4_cli,
+    nugget_cli,
+)
 
 PROG = "exactalign"
 
@@ -300,6 +305,8 @@ COMMANDS: list[Command] = [
             nugget_cli.add_nugget_arguments, nugget_cli.run_nugget),
     Command("coref", "coreference: MUC, B3, CEAF (exact vs greedy), BLANC, LEA of CoNLL files",
             coref_cli.add_coref_arguments, coref_cli.run_coref),
+    Command("muc4", "MUC-4 templates: 1992 scores and GTT metrics, greedy vs exact alignment",
+            muc4_cli.add_muc4_arguments, muc4_cli.run_muc4),
     Command("ere", "ERE agreement: mention mapping (procedure vs exact) and match categories",
             ere_cli.add_ere_arguments, ere_cli.run_ere),
 ]

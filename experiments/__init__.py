@@ -13,13 +13,14 @@ Command line (see :mod:`experiments.__main__`)::
 
 from __future__ import annotations
 
-from . import bipartite_scaling, coref_ere_gap, nugget_gap
+from . import bipartite_scaling, coref_ere_gap, muc4_gap, nugget_gap
 
 #: Experiment name -> module (``run``, ``QUICK``, ``FULL``, ``summary``, ``figures``, ...).
 REGISTRY = {
     bipartite_scaling.NAME: bipartite_scaling,
     coref_ere_gap.NAME: coref_ere_gap,
     nugget_gap.NAME: nugget_gap,
+    muc4_gap.NAME: muc4_gap,
 }
 
 __all__ = ["REGISTRY"]

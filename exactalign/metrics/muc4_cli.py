@@ -1,0 +1,155 @@
+"""``exactalign muc4 KEYS RESPONSES``: MUC-4 template scores under several template alignments.
+
+Registered in :data:`exactalign.cli.COMMANDS`; importing this module needs no numpy.
+
+``--format muc1992``: KEYS is a 1992 answer-key file, RESPONSES a system's response file;
+``--history`` names the judgement history (default: none, so only identical fills score) and
+``--report`` an official score report whose recorded mapping is scored as the ``recorded``
+alignment. Alignments: ``muc1992`` (greedy by recall score under the content rule; ``greedy``
+is read as ``muc1992``), ``exact`` (maximum F per message, Dinkelbach, proven), ``all``;
+``--slot-matching`` picks how fills are matched within a slot (exact assignment, or first-fit).
+
+``--format gtt``: KEYS is GTT gold JSON lines, RESPONSES a GTT/IterX/Das et al. prediction file;
+``--metric gtt-f1`` (alignments ``gtt``: GTT's exhaustive search, ``greedy``, ``exact``: maximum
+document F1, proven), ``ceaf-rme`` (alignments ``ceaf-rme-iterx``: IterX's, ``-greedy``,
+``-exact``) or ``all``; ``--alignment muc1992`` selects the reference procedure (GTT's, IterX's).
+``--metric ceaf-ree``: KEYS and RESPONSES are GRIT's REE gold and predictions; CEAF-REE under
+φ_strict and φ_prop, alignments ``exact`` (GRIT's, an assignment) and ``greedy``.
+
+``--backend`` selects the solver of the GTT exact method's ILPs; the 1992 exact alignment and
+every slot matching are assignments (no solver). ``--time-limit``, ``--seed`` and ``--jobs`` are
+accepted for uniformity; every solve here is small and runs to proven optimality.
+
+``--json`` prints ``{"keys", "responses", "format", "alignments": {name: {"status",
+"overall": {"recall", "precision", "f1", "counts"}, "wall_time", "documents"}}}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+ALIGNMENT_CHOICES = ("muc1992", "greedy", "exact", "all")
+
+
+def add_muc4_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("keys", metavar="KEYS", help="answer keys (1992 key file or GTT gold JSON)")
+    p.add_argument("responses", metavar="RESPONSES", help="system responses")
+    p.add_argument("--format", choices=("muc1992", "gtt"), default="muc1992",
+                   help="file format (default: %(default)s)")
+    p.add_argument("--alignment", choices=ALIGNMENT_CHOICES, default="all",
+                   help="template alignment (default: %(default)s)")
+    p.add_argument("--metric", choices=("gtt-f1", "ceaf-rme", "all", "ceaf-ree"),
+                   default="gtt-f1",
+                   help="GTT format: GTT template F1, CEAF-RME (phi_subset), both, or CEAF-REE "
+                        "(phi_strict and phi_prop; then KEYS/RESPONSES are GRIT REE files) "
+                        "(default: %(default)s)")
+    p.add_argument("--slot-matching", choices=("exact", "first-fit"), default="exact",
+                   help="1992 format: how fills are matched within a slot -- exact "
+                        "(assignment) or the 1992 first-fit (default: %(default)s)")
+    p.add_argument("--history", metavar="FILE", default=None,
+                   help="1992 judgement history (match/partial judgements)")
+    p.add_argument("--report", metavar="FILE", default=None,
+                   help="1992 official score report: also score its recorded mapping")
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                     for r in [header, *rows])
+
+
+def _gtt_methods(choice: str, reference: str) -> list[str]:
+    return {"muc1992": [reference], "greedy": ["greedy"], "exact": ["exact"],
+            "all": [reference, "greedy", "exact"]}[choice]
+
+
+def _muc_methods(choice: str) -> list[str]:
+    if choice == "greedy":
+        return ["muc1992"]
+    return ["muc1992", "exact"] if choice == "all" else [choice]
+
+
+def run_muc4(args: argparse.Namespace) -> int:
+    from ..cli import prf, print_json
+
+    if args.format == "gtt":
+        rows = _run_gtt(args)
+    else:
+        rows = _run_1992(args)
+    if args.json:
+        print_json({"keys": args.keys, "responses": args.responses, "format": args.format,
+                    "alignments": {name: {"status": st, "overall": {
+                        **prf(r, p, f), "counts": counts}, "wall_time": wt, "documents": nd}
+                        for name, st, r, p, f, counts, wt, nd in rows}})
+        return 0
+    print(f"{args.keys} vs {args.responses} ({args.format})")
+    header = ["alignment", "status", "recall", "precision", "f1", "counts", "time(s)"]
+    print(_table(header, [[n, st, f"{100 * r:.2f}", f"{100 * p:.2f}", f"{100 * f:.2f}",
+                           " ".join(f"{k}={v:g}" for k, v in c.items()), f"{wt:.3f}"]
+                          for n, st, r, p, f, c, wt, _ in rows]))
+    return 0
+
+
+def _run_gtt(args) -> list[tuple]:
+    from ..io import gtt
+    from . import templates
+
+    if args.metric == "ceaf-ree":
+        return _run_ree(args)
+    gold = gtt.read_gold(args.keys)
+    pred = gtt.read_predictions(args.responses)
+    rows = []
+    runs = []
+    if args.metric in ("gtt-f1", "all"):
+        runs += [(m, lambda m: templates.score_gtt(gold, pred, m, backend=args.backend))
+                 for m in _gtt_methods(args.alignment, "gtt")]
+    if args.metric in ("ceaf-rme", "all"):
+        runs += [(f"ceaf-rme-{m}",
+                  lambda m: templates.ceaf_rme(gold, pred, m[len("ceaf-rme-"):],
+                                               backend=args.backend))
+                 for m in _gtt_methods(args.alignment, "iterx")]
+    for m, run in runs:
+        s = run(m)
+        o = s.overall
+        rows.append((m, s.status.value, o.recall, o.precision, o.f1, {
+            "p_num": o.precision_num, "p_den": o.precision_den, "r_num": o.recall_num,
+            "r_den": o.recall_den}, s.wall_time, len(s.docs)))
+    return rows
+
+
+def _run_ree(args) -> list[tuple]:
+    from ..io import gtt
+    from . import templates
+
+    gold = gtt.read_ree_gold(args.keys)
+    pred = gtt.read_ree_predictions(args.responses)
+    methods = {"muc1992": ["exact"], "greedy": ["greedy"], "exact": ["exact"],
+               "all": ["exact", "greedy"]}[args.alignment]
+    rows = []
+    for phi in templates.PHIS:
+        for m in methods:
+            s = templates.ceaf_ree(gold, pred, phi, m)
+            o = s.overall
+            rows.append((s.method, s.status.value, o.recall, o.precision, o.f1, {
+                "p_num": o.precision_num, "p_den": o.precision_den, "r_num": o.recall_num,
+                "r_den": o.recall_den}, s.wall_time, len(s.docs)))
+    return rows
+
+
+def _run_1992(args) -> list[tuple]:
+    from ..io import muc4 as io
+    from . import muc4
+
+    keys = io.by_message(io.read_templates(args.keys))
+    resps = io.by_message(io.read_templates(args.responses))
+    history = io.read_history(args.history) if args.history else {}
+    names = _muc_methods(args.alignment)
+    recorded = None
+    if args.report:
+        recorded = muc4.recorded_mapping(io.read_score_report(args.report))
+        names = ["recorded", *names]
+    res = muc4.score_messages(keys, resps, history, tuple(names), args.slot_matching,
+                              recorded=recorded)
+    return [(n, s.status.value, s.total.recall, s.total.precision, s.total.f1,
+             {k: getattr(s.total, k) for k in muc4.FIELDS}, s.wall_time, len(s.messages))
+            for n, s in res.items()]

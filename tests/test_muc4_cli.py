@@ -1,0 +1,78 @@
+"""``exactalign muc4``: both formats, every alignment, JSON keys, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_muc4 import template_text  # tests/ is on sys.path (pytest rootdir insertion)
+
+from exactalign import cli
+from exactalign.data import resolve_data_dir
+
+
+@pytest.fixture
+def files_1992(tmp_path):
+    key = tmp_path / "key"
+    key.write_text(template_text("TST3-MUC4-0001", "1", {4: ["BOMBING"], 12: ['"BANK"']}))
+    resp = tmp_path / "resp"
+    resp.write_text(template_text("TST3-MUC4-0001", "1", {4: ["ATTACK"], 12: ['"BANK"']}) +
+                    template_text("TST3-MUC4-0001", "2", {4: ["ARSON"]}))
+    return key, resp
+
+
+def test_1992_json(files_1992, capsys):
+    key, resp = files_1992
+    assert cli.main(["muc4", str(key), str(resp), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["format"] == "muc1992" and set(out["alignments"]) == {"muc1992", "exact"}
+    ex = out["alignments"]["exact"]
+    assert ex["status"] == "optimal" and ex["documents"] == 1
+    # type PAR + BANK COR over POS 2, ACT 3 (ARSON template spurious): R 3/4, P 1.5/3
+    assert ex["overall"]["recall"] == pytest.approx(0.75)
+    assert ex["overall"]["precision"] == pytest.approx(0.5)
+    assert ex["overall"]["counts"]["SPU"] == 1
+
+
+def test_1992_table_and_single_alignment(files_1992, capsys):
+    key, resp = files_1992
+    assert cli.main(["muc4", str(key), str(resp), "--alignment", "greedy",
+                     "--slot-matching", "first-fit"]) == 0
+    out = capsys.readouterr().out
+    assert "muc1992" in out and "exact" not in out.split("\n", 2)[2]
+
+
+def test_errors_are_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad"
+    bad.write_text("nonsense\n")
+    assert cli.main(["muc4", str(bad), str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "not a slot line" in err and f"{bad}:1" in err
+    assert cli.main(["muc4", str(bad), str(bad), "--format", "xml"]) == 2
+
+
+@pytest.mark.pilot
+def test_gtt_reproduction_through_the_cli(capsys):
+    data = resolve_data_dir()
+    if not data.available or not data.path.joinpath("muc4", "gtt").is_dir():
+        pytest.skip("pilot data muc4/gtt not available")
+    d = data.path / "muc4" / "gtt"
+    assert cli.main(["muc4", str(d / "test.json"), str(d / "preds_gtt.out"), "--format", "gtt",
+                     "--alignment", "all", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)["alignments"]
+    assert round(100 * out["gtt"]["overall"]["f1"], 2) == 50.23
+    assert out["exact"]["status"] == "optimal"
+    assert out["exact"]["overall"]["f1"] >= out["greedy"]["overall"]["f1"]
+
+
+@pytest.mark.pilot
+def test_grit_ceaf_ree_through_the_cli(capsys):
+    data = resolve_data_dir()
+    if not data.available or not data.path.joinpath("muc4", "grit").is_dir():
+        pytest.skip("pilot data muc4/grit not available")
+    d = data.path / "muc4" / "grit"
+    assert cli.main(["muc4", str(d / "test_ree.json"), str(d / "preds_s_t.out"), "--format",
+                     "gtt", "--metric", "ceaf-ree", "--alignment", "exact", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)["alignments"]
+    assert set(out) == {"ceaf-ree-strict-exact", "ceaf-ree-prop-exact"}
+    assert round(100 * out["ceaf-ree-strict-exact"]["overall"]["f1"], 2) == 54.50
