@@ -34,6 +34,7 @@ from .core.errors import ExactAlignError, InputError, ModelTooLargeError
 from .metrics import (  # argument parsing only: no numpy at start-up
     coref_cli,
     ere_cli,
+    monotone_cli,
     muc4_cli,
     nugget_cli,
 )
@@ -309,6 +310,10 @@ COMMANDS: list[Command] = [
             muc4_cli.add_muc4_arguments, muc4_cli.run_muc4),
     Command("ere", "ERE agreement: mention mapping (procedure vs exact) and match categories",
             ere_cli.add_ere_arguments, ere_cli.run_ere),
+    Command("monotone", "order-preserving matching of two sequences or DAGs (JSON): exact vs "
+            "heuristics", monotone_cli.add_monotone_arguments, monotone_cli.run_monotone),
+    Command("timeline", "event timelines of TimeML matched without ids under the order "
+            "constraint", monotone_cli.add_timeline_arguments, monotone_cli.run_timeline),
 ]
 
 

@@ -13,7 +13,7 @@ Command line (see :mod:`experiments.__main__`)::
 
 from __future__ import annotations
 
-from . import bipartite_scaling, coref_ere_gap, muc4_gap, nugget_gap
+from . import bipartite_scaling, coref_ere_gap, monotone_gap, muc4_gap, nugget_gap
 
 #: Experiment name -> module (``run``, ``QUICK``, ``FULL``, ``summary``, ``figures``, ...).
 REGISTRY = {
@@ -21,6 +21,7 @@ REGISTRY = {
     coref_ere_gap.NAME: coref_ere_gap,
     nugget_gap.NAME: nugget_gap,
     muc4_gap.NAME: muc4_gap,
+    monotone_gap.NAME: monotone_gap,
 }
 
 __all__ = ["REGISTRY"]

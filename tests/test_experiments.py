@@ -85,10 +85,14 @@ def test_summary_mentions_every_experiment_with_a_table(quick_out):
 @pytest.mark.parametrize("name", list(REGISTRY))
 def test_figures_exist_and_are_png(quick_out, name):
     assert REGISTRY[name].FIGURES
+    # Figures of pilot-only parts (PILOT_FIGURES) say "pilot data absent" when it is.
+    placeholders = () if resolve_data_dir().available else getattr(REGISTRY[name],
+                                                                   "PILOT_FIGURES", ())
     for fig in REGISTRY[name].FIGURES:
         data = (quick_out / name / fig).read_bytes()
         assert data.startswith(PNG_MAGIC), fig
-        assert len(data) > 10_000, fig  # a real plot, not an empty canvas
+        if fig not in placeholders:
+            assert len(data) > 10_000, fig  # a real plot, not an empty canvas
 
 
 def test_cli_list_subprocess():

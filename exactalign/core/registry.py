@@ -9,7 +9,7 @@ from types import SimpleNamespace
 def problems() -> dict[str, SimpleNamespace]:
     """``name -> namespace(instance, ilp_model, heuristics, brute_force, check, solve, methods)``."""
     from ..metrics import ere
-    from ..problems import bipartite
+    from ..problems import bipartite, monotone
 
     return {
         "bipartite": SimpleNamespace(
@@ -20,5 +20,10 @@ def problems() -> dict[str, SimpleNamespace]:
         "ere_mapping": SimpleNamespace(
             instance=ere.SpanPairs, ilp_model=ere.ilp_model, heuristics=ere.HEURISTICS,
             brute_force=ere.brute_force, check=ere.check, solve=ere.solve, methods=ere.METHODS,
+        ),
+        "monotone": SimpleNamespace(
+            instance=monotone.MonotoneInstance, ilp_model=monotone.ilp_model,
+            heuristics=monotone.HEURISTICS, brute_force=monotone.brute_force,
+            check=monotone.check, solve=monotone.solve, methods=monotone.METHODS,
         ),
     }
