@@ -37,6 +37,7 @@ from .metrics import (  # argument parsing only: no numpy at start-up
     monotone_cli,
     muc4_cli,
     nugget_cli,
+    temporal_cli,
 )
 
 PROG = "exactalign"
@@ -314,6 +315,8 @@ COMMANDS: list[Command] = [
             "heuristics", monotone_cli.add_monotone_arguments, monotone_cli.run_monotone),
     Command("timeline", "event timelines of TimeML matched without ids under the order "
             "constraint", monotone_cli.add_timeline_arguments, monotone_cli.run_timeline),
+    Command("temporal", "temporal awareness of TimeML (te3 toolkit or exact); check consistency",
+            temporal_cli.add_temporal_arguments, temporal_cli.run_temporal),
 ]
 
 

@@ -135,3 +135,74 @@ def random_bipartite(n_ref: int, n_pred: int | None = None, *, degree: float = 1
     rows, cols = random_pairs(n_ref, n_pred, degree, rng)
     w = random_weights(weights, rows, cols, n_ref, n_pred, rng, **params)
     return BipartiteInstance(int(n_ref), int(n_pred), rows, cols, w, kind)
+
+
+def _interval_relation(xs: int, xe: int, ys: int, ye: int) -> str | None:
+    """The TimeML relation of interval X to Y from their endpoints (``None``: they overlap
+    partially, which TimeML cannot state)."""
+    if xe < ys:
+        return "BEFORE"
+    if ye < xs:
+        return "AFTER"
+    if xe == ys:
+        return "IBEFORE"
+    if ye == xs:
+        return "IAFTER"
+    if (xs, xe) == (ys, ye):
+        return "SIMULTANEOUS"
+    if xs == ys:
+        return "BEGINS" if xe < ye else "BEGUN_BY"
+    if xe == ye:
+        return "ENDS" if xs > ys else "ENDED_BY"
+    if ys < xs and xe < ye:
+        return "IS_INCLUDED"
+    if xs < ys and ye < xe:
+        return "INCLUDES"
+    return None
+
+
+def random_timeml(doc_id: str, n_events: int = 12, n_timexes: int = 3, n_links: int = 20, *,
+                  horizon: int = 10, seed: SeedLike) -> str:
+    """A small, *consistent* TimeML document: events and timexes get hidden integer intervals
+    ``[s, e)`` with ``0 <= s < e <= horizon`` (a small horizon makes meets, equal starts and
+    ends frequent), and up to ``n_links`` random pairs get the TLINK their intervals imply
+    (pairs that overlap partially are skipped). Text, ids and attributes follow the TempEval-3
+    files (``eid``/``eiid`` events with MAKEINSTANCE, ``tid`` timexes, ``lid`` links); it is
+    what experiments use when the pilot TimeML is absent.
+
+    >>> doc = random_timeml("d1", 4, 1, 5, seed=0)
+    >>> doc.startswith("<?xml") and doc.count("<TLINK") <= 5
+    True
+    """
+    rng = as_generator(seed)
+    n = n_events + n_timexes
+    if n < 2:
+        raise InputError("random_timeml needs at least two events or timexes")
+    starts = rng.integers(0, horizon, n)
+    ends = starts + 1 + rng.integers(0, np.maximum(1, horizon - starts), n)
+    ids = [f"ei{k + 1}" for k in range(n_events)] + [f"t{k + 1}" for k in range(n_timexes)]
+    words = ("said", "attack", "meeting", "election", "visit", "talks", "crash", "report")
+    text = []
+    for k in range(n_events):
+        text.append(f'The <EVENT eid="e{k + 1}" class="OCCURRENCE">'
+                    f"{words[int(rng.integers(len(words)))]}</EVENT> happened.")
+    for k in range(n_timexes):
+        text.append(f'It was <TIMEX3 tid="t{k + 1}" type="DATE" value="2000-01-{k + 1:02d}">'
+                    f"day {k + 1}</TIMEX3>.")
+    links, seen = [], set()
+    for _ in range(4 * n_links):
+        if len(links) == n_links:
+            break
+        a, b = (int(v) for v in rng.choice(n, 2, replace=False))
+        rel = _interval_relation(starts[a], ends[a], starts[b], ends[b])
+        if rel is None or (a, b) in seen or (b, a) in seen:
+            continue
+        seen.add((a, b))
+        src = (f'eventInstanceID="{ids[a]}"' if a < n_events else f'timeID="{ids[a]}"')
+        dst = (f'relatedToEventInstance="{ids[b]}"' if b < n_events
+               else f'relatedToTime="{ids[b]}"')
+        links.append(f'<TLINK lid="l{len(links) + 1}" relType="{rel}" {src} {dst}/>')
+    inst = [f'<MAKEINSTANCE eventID="e{k + 1}" eiid="ei{k + 1}"/>' for k in range(n_events)]
+    return ("<?xml version=\"1.0\" ?>\n<TimeML>\n"
+            f"<DOCID>{doc_id}</DOCID>\n<TEXT>\n" + "\n".join(text) + "\n</TEXT>\n"
+            + "\n".join(inst + links) + "\n</TimeML>\n")

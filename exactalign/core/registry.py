@@ -9,7 +9,7 @@ from types import SimpleNamespace
 def problems() -> dict[str, SimpleNamespace]:
     """``name -> namespace(instance, ilp_model, heuristics, brute_force, check, solve, methods)``."""
     from ..metrics import ere
-    from ..problems import bipartite, monotone
+    from ..problems import bipartite, monotone, temporal
 
     return {
         "bipartite": SimpleNamespace(
@@ -25,5 +25,10 @@ def problems() -> dict[str, SimpleNamespace]:
             instance=monotone.MonotoneInstance, ilp_model=monotone.ilp_model,
             heuristics=monotone.HEURISTICS, brute_force=monotone.brute_force,
             check=monotone.check, solve=monotone.solve, methods=monotone.METHODS,
+        ),
+        "temporal_consistency": SimpleNamespace(
+            instance=temporal.TemporalInstance, ilp_model=temporal.ilp_rank_model,
+            heuristics=temporal.HEURISTICS, brute_force=temporal.brute_force,
+            check=temporal.check, solve=temporal.solve, methods=temporal.METHODS,
         ),
     }

@@ -1,0 +1,89 @@
+"""Reproduction of the TempEval-3 toolkit's temporal awareness on TE3-Platinum (pilot data).
+
+Reference numbers: the official toolkit (naushadzaman/tempeval3_toolkit @e02eb2d: the
+TimeML-Normalizer, then ``evaluation-relations/temporal_evaluation.py`` under Python 2.7), run on
+``temporal/te3-platinum`` -- overall F1/P/R as it prints them, and per-document counts
+``(prec_matched, system links, rec_matched, gold links)`` read from its ``evaluate_two_files``
+for the run whose Timegraph defects matter most. Skips when the pilot data is absent."""
+
+from __future__ import annotations
+
+import pytest
+
+from exactalign import InputError
+from exactalign.cli import main
+from exactalign.data import resolve_data_dir
+from exactalign.io.timeml import read_timeml_dir
+from exactalign.metrics.temporal import score_corpus
+
+pytestmark = pytest.mark.pilot
+
+OVERALL = {  # run: (F1, P, R) in percent, as the toolkit prints them
+    "gold": (100.0, 100.0, 100.0),
+    "sys_ning17_SP+ILP": (67.2406, 69.0909, 65.4867),
+    "sys_ning17_20_0.01_0.0": (67.5557, 69.7597, 65.4867),
+    "sys_ning17_0.6_1.4_1": (40.2624, 35.5236, 46.4602),
+}
+PER_DOC_RUN = "sys_ning17_0.6_1.4_1"
+PER_DOC = {
+    "AP_20130322": (16, 62, 17, 40),
+    "CNN_20130321_821": (5, 7, 5, 11),
+    "CNN_20130322_1003": (81, 172, 55, 99),
+    "CNN_20130322_1243": (6, 22, 7, 14),
+    "CNN_20130322_248": (11, 53, 12, 26),
+    "CNN_20130322_314": (19, 69, 22, 42),
+    "WSJ_20130318_731": (22, 35, 14, 36),
+    "WSJ_20130321_1145": (16, 48, 10, 36),
+    "WSJ_20130322_159": (24, 138, 24, 60),
+    "WSJ_20130322_804": (25, 66, 20, 41),
+    "bbc_20130322_1150": (39, 85, 31, 65),
+    "bbc_20130322_1353": (30, 85, 24, 53),
+    "bbc_20130322_1600": (12, 49, 8, 27),
+    "bbc_20130322_332": (30, 95, 31, 66),
+    "bbc_20130322_721": (16, 44, 13, 27),
+    "nyt_20130321_china_pollution": (45, 102, 34, 65),
+    "nyt_20130321_cyprus": (52, 124, 41, 78),
+    "nyt_20130321_sarcozy": (15, 47, 14, 24),
+    "nyt_20130321_women_senate": (38, 104, 24, 68),
+    "nyt_20130322_strange_computer": (17, 54, 14, 26),
+}
+
+
+def _platinum():
+    try:
+        data = resolve_data_dir()
+        return data.require("temporal", "te3-platinum") if data.available else None
+    except InputError:
+        return None
+
+
+BASE = _platinum()
+needs_data = pytest.mark.skipif(BASE is None, reason="pilot data (temporal/te3-platinum) absent")
+
+
+@pytest.fixture(scope="module")
+def gold():
+    return read_timeml_dir(BASE / "gold")
+
+
+@needs_data
+@pytest.mark.parametrize("run", sorted(OVERALL))
+def test_te3_mode_matches_the_toolkit(gold, run):
+    scores = score_corpus(gold, read_timeml_dir(BASE / run), "te3")
+    f1, p, r = OVERALL[run]
+    assert 100 * scores.f1 == pytest.approx(f1, abs=1e-4)
+    assert 100 * scores.precision == pytest.approx(p, abs=1e-4)
+    assert 100 * scores.recall == pytest.approx(r, abs=1e-4)
+    if run == PER_DOC_RUN:
+        got = {d.doc_id: (d.prec_matched, d.sys_total, d.rec_matched, d.gold_total)
+               for d in scores.documents}
+        assert got == PER_DOC
+
+
+@needs_data
+def test_exact_mode_gold_against_itself_and_cli(gold, capsys):
+    scores = score_corpus(gold, gold, "exact")
+    assert scores.f1 == 1.0 and all(d.notes["gold_dropped"] == 0 for d in scores.documents)
+    assert main(["temporal", str(BASE / "gold"), str(BASE / "sys_ning17_SP+ILP"), "--mode",
+                 "te3"]) == 0
+    assert "69.0909  65.4867  67.2406" in capsys.readouterr().out
