@@ -1,11 +1,14 @@
 """Reference values: every number the official TAC KBP scorer v1.8 printed on the pilot inputs
 (``pilot/nugget``, see its MANIFEST) is reproduced -- one test per official ``.scores`` file,
-number by number, and the report text itself byte for byte up to the coreference section (not
-produced by exactalign yet). Skipped without the pilot data."""
+number by number, and the whole report text byte for byte, coreference section included for the
+run made with ``-c``; that run's CoNLL reference-scorer log (``.coref``) is checked document by
+document against our in-memory conversion (entities, mention counts, every metric's counts).
+Skipped without the pilot data."""
 
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -30,6 +33,9 @@ CASES = {
        ("ace-dev/gold.tbf", f"ace-dev/perturbed/system{k}.tbf", None) for k in (1, 2, 3)},
 }
 
+#: The official runs made with v1.8's -c (coreference), per MANIFEST.md.
+COREF_CASES = {f"{OFFICIAL}/char_based.system_A.scores"}
+
 #: A printed number x.xx stands for the interval +-0.005 around it.
 TOL = 0.005 + 1e-9
 
@@ -44,7 +50,8 @@ def _path(rel):
 def _evaluate(official, mappings=("kbp",)):
     gold, system, tkn = CASES[official]
     return nugget.evaluate_files(_path(gold), _path(system), token_dir=_path(tkn),
-                                 compat=True, mappings=mappings)
+                                 compat=True, mappings=mappings,
+                                 coref=official in COREF_CASES)
 
 
 def _same(ours: float, theirs: float) -> bool:
@@ -89,9 +96,105 @@ def test_reproduces_official_v18(official):
                     bad.append(f"{section} {comb} {name}: ours {o:.4f}, official {t}")
     assert not bad, f"{len(bad)} of {checked} numbers differ:\n" + "\n".join(bad)
     assert checked >= 4 * 3 * 2 + 2 * 4 * 3
-    # and the report text, byte for byte, up to the coreference section
-    expected = text.split(nugget.COREF_SECTION, 1)[0]
-    assert nugget.format_v18(ev.scores["kbp"]) == expected
+    # the coreference section exactly when v1.8 ran with -c, and the report text byte for byte
+    theirs_coref = nugget.parse_v18_coref(text, path=official)
+    assert (theirs_coref is not None) == (official in COREF_CASES)
+    if theirs_coref is not None:
+        c = ev.scores["kbp"].coref
+        assert theirs_coref == {"scores": c.v18_scores(), "average": round(c.v18_average(), 2)}
+    assert nugget.format_v18(ev.scores["kbp"]) == text
+
+
+#: scorer_v1.8.py -c (Python 2.7.18, Perl 5.36, EvmEval @9f60e17) run by us on the ACE pairs
+#: (the pilot's official outputs were made without -c): bcub, ceafe, ceafm, muc, blanc and the
+#: average as printed. The ACE gold has no @Coreference: every mention is a singleton, so MUC
+#: is 0 and B3 = CEAFe = CEAFm.
+ACE_COREF = {
+    "system.tbf": (50.97, 50.97, 50.97, 0.0, 27.94, 32.47),
+    "perturbed/system1.tbf": (73.50, 73.50, 73.50, 0.0, 51.45, 49.61),
+    "perturbed/system2.tbf": (44.64, 44.64, 44.64, 0.0, 18.04, 26.83),
+    "perturbed/system3.tbf": (27.94, 27.94, 27.94, 0.0, 7.10, 15.75),
+}
+
+
+@pytest.mark.parametrize("system", sorted(ACE_COREF))
+def test_ace_coreference_as_scorer_v18_prints_it(system):
+    ev = nugget.evaluate_files(_path("ace-dev/gold.tbf"), _path(f"ace-dev/{system}"),
+                               compat=True, coref=True)
+    c = ev.scores["kbp"].coref
+    ours = (*c.v18_scores().values(), round(c.v18_average(), 2))
+    assert ours == ACE_COREF[system]
+    assert nugget.parse_v18_coref(nugget.format_v18(ev.scores["kbp"])) == {
+        "scores": dict(zip(nugget.V18_COREF_ORDER, ACE_COREF[system], strict=False)),
+        "average": ACE_COREF[system][-1]}
+
+
+def _perl_log(text: str) -> dict:
+    """The reference scorer's verbose log: ``{metric: {"documents": {name: {"key": [entity
+    mention lists], "response": [...], "counts": {...}, "rpf": (nr, dr, np, dp)}},
+    "totals": {...}}}`` (BLANC has no per-document ``rpf``; its totals are the link counts)."""
+    out: dict = {}
+    num = r"\(([0-9.]+) / ([0-9.]+)\)"
+    rpf = re.compile(rf"Recall: {num} .*Precision: {num}")
+    for block in text.split("\nMETRIC ")[1:]:
+        metric = block.split(":", 1)[0]
+        docs: dict = {}
+        totals: dict = {}
+        cur, side = None, None
+        for line in block.split("\n")[1:]:
+            if line.startswith("====> "):  # the key's entities, then the response's
+                name = line[6:].rstrip(":")
+                side = "response" if name in docs else "key"
+                cur = docs.setdefault(name, {"key": [], "response": [], "counts": {}})
+            elif line.startswith("Entity ") and cur is not None:
+                cur[side].append([tuple(map(int, x.split(",")))
+                                  for x in re.findall(r"\(([0-9,]+)\)", line)])
+            elif m := re.match(r"(Total key mentions|Total response mentions|Strictly correct "
+                               r"identified mentions): ([0-9]+)", line):
+                cur["counts"][m.group(1)] = int(m.group(2))
+            elif line.startswith("Recall: ") and cur is not None:
+                cur["rpf"] = tuple(float(x) for x in rpf.search(line).groups())
+            elif line.startswith("====== TOTALS"):
+                cur = None
+            elif (m := re.match(r"(Coreference|Coreference links|Non-coreference links): ",
+                                line)) and rpf.search(line):
+                totals[m.group(1)] = tuple(float(x) for x in rpf.search(line).groups())
+        out[metric] = {"documents": docs, "totals": totals}
+    return out
+
+
+def test_conversion_matches_the_reference_scorer_log():
+    official = f"{OFFICIAL}/char_based.system_A.scores"
+    log = _perl_log((NUGGET / official.replace(".scores", ".coref")).read_text())
+    assert list(log) == list(nugget.COREF_METRICS)
+    c = _evaluate(official).scores["kbp"].coref
+    rows = {f"({r.doc_id}); part 000": r for r in c.documents}
+    checked = 0
+    for metric, entry in log.items():
+        assert set(entry["documents"]) == set(rows), metric
+        for name, d in entry["documents"].items():
+            r, ours = rows[name], c.scores.documents[list(rows).index(name)]
+            assert d["key"] == [list(x) for x in r.key.clusters], (metric, name)
+            assert d["response"] == [list(x) for x in r.response.clusters], (metric, name)
+            assert d["counts"] == {
+                "Total key mentions": int(ours.mentions.recall_den),
+                "Total response mentions": int(ours.mentions.precision_den),
+                "Strictly correct identified mentions": int(ours.mentions.recall_num)}
+            if metric != "blanc":
+                p = ours.scores[metric]
+                assert d["rpf"] == pytest.approx((p.recall_num, p.recall_den,
+                                                  p.precision_num, p.precision_den))
+            checked += 1
+        total = c.scores.overall[metric]
+        if metric == "blanc":
+            for kind, p in (("Coreference links", total.coref),
+                            ("Non-coreference links", total.noncoref)):
+                assert entry["totals"][kind] == pytest.approx(
+                    (p.recall_num, p.recall_den, p.precision_num, p.precision_den))
+        else:
+            assert entry["totals"]["Coreference"] == pytest.approx(
+                (total.recall_num, total.recall_den, total.precision_num, total.precision_den))
+    assert checked == 5 * 2
 
 
 @pytest.mark.parametrize("official", sorted(CASES), ids=lambda p: p.rsplit("/", 1)[-1])

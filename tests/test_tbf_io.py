@@ -238,7 +238,9 @@ def test_token_table_header_spaces_and_bad_lines(tmp_path):
 def test_type_whitelist(tmp_path):
     p = tmp_path / "types.txt"
     p.write_text("conflict attack\nPersonnel End-Position\n\n")
-    assert read_type_whitelist(p) == {"conflictattack", "personnelendposition"}
+    assert read_type_whitelist(p) == {"conflictattack", "personnelendposition", ""}
+    p.write_text("")
+    assert read_type_whitelist(p) == frozenset()
 
 
 def test_constants_match_v18():

@@ -16,8 +16,9 @@ span, text, then one field per attribute (default ``mention_type``, ``realis_sta
 fields (confidences) are kept in :attr:`Mention.extra` and never scored. The document id field is
 ignored by v1.8 (the ``#BeginOfDocument`` id is used); we warn when it differs. A **relation
 line** is ``@Name<TAB>relation id<TAB>arg1,arg2,...`` with ``Name`` one of ``Coreference``,
-``After``, ``Subevent``; relations are parsed and checked here for later use (scoring them is
-not part of the nugget metric).
+``After``, ``Subevent``; relations are parsed and checked here; ``Coreference`` clusters are
+scored by v1.8's coreference evaluation (:func:`exactalign.metrics.nugget.coref_evaluate`),
+``After``/``Subevent`` are not scored.
 
 Spans
 -----
@@ -454,10 +455,14 @@ def check_token_ids(doc: TbfDocument, table: TokenTable, path: str) -> None:
 
 def read_type_whitelist(path) -> frozenset[str]:
     """A type white list (v1.8's ``-wl``): one type per line, compared canonically
-    (``conflict attack`` = ``Conflict_Attack``); blank lines are skipped."""
+    (``conflict attack`` = ``Conflict_Attack``)."""
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         return whitelist_from_lines(f.read().splitlines())
 
 
 def whitelist_from_lines(lines: Iterable[str]) -> frozenset[str]:
-    return frozenset(c for c in (canonical(x) for x in lines) if c)
+    """The canonical form of every line, as v1.8 adds them: a blank line adds ``""`` (which
+    matches no real type), so a file of blank lines keeps nothing, while a file without any
+    line gives the empty set -- which v1.8 takes for "no white list" (see
+    :func:`exactalign.metrics.nugget.document_pairs`)."""
+    return frozenset(canonical(x) for x in lines)

@@ -5,14 +5,17 @@
     exactalign nugget -g gold.tbf -s system.tbf [-t TOKEN_DIR] [--mapping M|all] [--compat]
                       [--json] [--strict] [--type-whitelist FILE] [--exact-method exact|ilp]
                       [--type-credit C] [--scheme dice|muc] [--partial-credit half|dice]
-                      [--optional-value VALUE ...]
+                      [--optional-value VALUE ...] [-c [--coref-mapping COMBINATION]
+                      [--coref-threshold T] [--coref-conll PREFIX]]
 
 Without ``-t`` spans are character offsets (v1.8's default); with it, token ids checked against
 ``TOKEN_DIR/<doc id>.tab``. Text output is v1.8's report (per-document table, per-type table,
-micro/macro table) for the chosen mapping; with ``--compat`` and the default ``kbp`` mapping it
-is byte for byte the official output up to its coreference section (not produced: a later
-issue). Without ``--compat`` only the per-type table differs (corrected: it uses the
-``mention_type`` mapping and lists system-only types; see :mod:`exactalign.metrics.nugget`).
+micro/macro table and, with ``-c``, its coreference section) for the chosen mapping; with
+``--compat`` and the default ``kbp`` mapping it is byte for byte the official output. Without
+``--compat`` the per-type table differs (corrected: it uses the ``mention_type`` mapping and
+lists system-only types; see :mod:`exactalign.metrics.nugget`) and, with ``-c``, a block of
+coreference details follows (untruncated P/R/F1, the CoNLL-2012 average, greedy against exact
+CEAF alignment; :func:`~exactalign.metrics.nugget.format_coref_details`).
 ``--mapping all`` prints the report of every mapping and then how far each heuristic falls below
 the exact optimum (``all`` includes the span-first mappings ``pilot2015-alg4`` and
 ``kbp-span-first``). ``--type-credit C`` gives level-based partial credit to a type of the
@@ -75,6 +78,23 @@ def add_nugget_arguments(p: argparse.ArgumentParser) -> None:
                         "the wrong subtype earns C in [0, 1) of the pair's Dice instead of 0 "
                         "(levels split at '.', '_', ':' or after a TAC KBP family prefix such "
                         "as 'conflict'); default: exact type equality, as v1.8")
+    p.add_argument("-c", "--coref", action="store_true",
+                   help="also score event coreference as v1.8's -c: mentions put on rows "
+                        "through the mapping (v1.8: identical spans mapped on mention_type), "
+                        "@Coreference clusters scored by the CoNLL reference scorer v8.01's "
+                        "metrics (in memory), printed as v1.8's 'Final Mention Coreference "
+                        "Results'")
+    p.add_argument("--coref-mapping", default=None, metavar="COMBINATION",
+                   help="with -c: the attribute combination whose mapping places the mentions "
+                        "(plain, mention_type, realis_status, mention_type+realis_status; "
+                        "v1.8's -m) (default: mention_type)")
+    p.add_argument("--coref-threshold", type=float, default=1.0, metavar="T",
+                   help="with -c: keep a mapped pair on one row when its Dice is >= T, in "
+                        "(0, 1] (v1.8's -ct) (default: %(default)s)")
+    p.add_argument("--coref-conll", default=None, metavar="PREFIX",
+                   help="with -c and one mapping: also write the CoNLL key and response files "
+                        "v1.8 would hand to the reference scorer, PREFIX_gold.conll and "
+                        "PREFIX_sys.conll (byte for byte v1.8's)")
     p.add_argument("--exact-method", choices=EXACT_METHODS, default="exact",
                    help="how the exact mapping is solved: exact (assignment algorithm) or ilp "
                         "(--backend, --time-limit, --seed apply) (default: %(default)s)")
@@ -96,9 +116,16 @@ def run_nugget(args: argparse.Namespace) -> int:
     from . import nugget
 
     mappings = list(nugget.MAPPINGS) if args.mapping == "all" else [args.mapping]
+    if not args.coref and (args.coref_mapping is not None or args.coref_threshold != 1.0
+                           or args.coref_conll is not None):
+        raise InputError("--coref-mapping, --coref-threshold and --coref-conll apply with "
+                         "-c/--coref only")
+    if args.coref_conll is not None and args.mapping == "all":
+        raise InputError("--coref-conll writes the files of one mapping, not of --mapping all")
+    _check_coref_options(args)
     if args.scheme == "muc":
-        if args.type_credit is not None:
-            raise InputError("--type-credit applies to --scheme dice only")
+        if args.type_credit is not None or args.coref:
+            raise InputError("--type-credit and -c/--coref apply to --scheme dice only")
         return _run_muc(args, mappings)
     if args.mapping == "all":
         mappings += list(nugget.SPAN_FIRST)
@@ -113,24 +140,64 @@ def run_nugget(args: argparse.Namespace) -> int:
                                token_ext=args.token_ext, type_whitelist=args.type_whitelist,
                                mappings=mappings, compat=args.compat, strict=args.strict,
                                exact_method=args.exact_method, solve_options=opts,
-                               attribute_credits=credits)
+                               attribute_credits=credits, coref=args.coref,
+                               coref_combination=args.coref_mapping,
+                               coref_threshold=args.coref_threshold)
     for w in ev.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
+    if args.coref_conll is not None:
+        _write_conll(args.coref_conll, ev.scores[mappings[0]].coref)
     if args.json:
         from ..cli import print_json
 
         print_json(to_json(ev))
         return 0
     if len(mappings) == 1:
-        sys.stdout.write(nugget.format_v18(ev.scores[mappings[0]]))
+        sys.stdout.write(_report(ev.scores[mappings[0]], args.compat))
         return 0
     for m in mappings:
         sys.stdout.write(f"######## mapping: {m} ########\n")
-        sys.stdout.write(nugget.format_v18(ev.scores[m]))
+        sys.stdout.write(_report(ev.scores[m], args.compat))
         sys.stdout.write("\n")
     if "exact" in ev.scores:
         sys.stdout.write(format_gaps(ev))
+    if args.coref:
+        sys.stdout.write(format_coref_by_mapping(ev))
     return 0
+
+
+def _write_conll(prefix: str, c) -> None:
+    from . import nugget
+
+    for suffix, text in zip(("_gold.conll", "_sys.conll"), nugget.format_v18_conll(c.documents),
+                            strict=True):
+        with open(prefix + suffix, "w", encoding="utf-8", errors="surrogateescape",
+                  newline="\n") as f:
+            f.write(text)
+
+
+def _check_coref_options(args: argparse.Namespace) -> None:
+    from ..core.errors import InputError
+    from ..io.tbf import DEFAULT_ATTRIBUTES
+    from . import nugget
+
+    names = [nugget.combination_name(c, DEFAULT_ATTRIBUTES)
+             for c in nugget.attribute_combinations(len(DEFAULT_ATTRIBUTES))]
+    if args.coref_mapping is not None and args.coref_mapping not in names:
+        raise InputError(f"--coref-mapping {args.coref_mapping!r} is not one of "
+                         + ", ".join(names))
+    if not 0.0 < args.coref_threshold <= 1.0:
+        raise InputError(f"--coref-threshold must be in (0, 1], not {args.coref_threshold}")
+
+
+def _report(score, compat: bool) -> str:
+    """v1.8's report; without ``--compat``, the coreference details follow it."""
+    from . import nugget
+
+    text = nugget.format_v18(score)
+    if score.coref is not None and not compat:
+        text += nugget.format_coref_details(score.coref)
+    return text
 
 
 def _prf(x, f1: float | None = None) -> dict:
@@ -157,7 +224,8 @@ def to_json(ev) -> dict:
     ``exact_macro_f1`` (``null`` without the exact mapping). Ratios with a zero denominator are
     0, not v1.8's ``nan``. ``scheme`` is ``"dice"`` (see :func:`muc_to_json` for ``muc``);
     ``attribute_credits``: attribute name -> ``{levels, separators, families}`` of the
-    hierarchical partial credit used instead of equality (``{}``: v1.8's equality)."""
+    hierarchical partial credit used instead of equality (``{}``: v1.8's equality).
+    ``mappings[m]["coreference"]``: :func:`coref_to_json` with ``-c``, else ``null``."""
     exact = ev.scores.get("exact")
     mappings = {}
     for m, sc in ev.scores.items():
@@ -193,6 +261,7 @@ def to_json(ev) -> dict:
                          "types": {t: {"tp": ts.tp, "n_gold": ts.n_gold,
                                        "n_system": ts.n_system, **_prf(ts.prf)}
                                    for t, ts in sc.per_type.items()}},
+            "coreference": None if sc.coref is None else coref_to_json(sc.coref),
         }
     vs_exact = None
     if exact is not None:
@@ -217,6 +286,68 @@ def to_json(ev) -> dict:
             "attributes": list(ev.attributes), "combinations": list(ev.combinations),
             "compat": ev.compat, "warnings": [str(w) for w in ev.warnings],
             "mappings": mappings, "vs_exact": vs_exact}
+
+
+def _metric_json(x) -> dict:
+    """A coreference metric: P/R/F (fractions) and its counts (BLANC: of both link kinds)."""
+    d = x.to_dict()
+    return {**_prf(x, x.f1), **{k: v for k, v in d.items() if k not in ("recall", "precision",
+                                                                        "f1")}}
+
+
+def coref_to_json(c) -> dict:
+    """The coreference evaluation of one mapping: ``combination`` and ``threshold`` of the
+    mapping that placed the mentions; ``v18`` (``scores`` -- metric -> the truncated percentage
+    v1.8 prints, in its order -- and ``average``, v1.8's average including BLANC); ``metrics``
+    (metric -> ``recall``, ``precision``, ``f1`` as fractions, untruncated, with ``counts`` or,
+    for BLANC, ``coref`` and ``noncoref`` link counts); ``conll_average`` (CoNLL-2012: MUC, B³,
+    CEAFe; a fraction); ``mentions`` (``rows``, ``gold``, ``system``, ``aligned``); ``ceaf``
+    (``ceafm``/``ceafe`` -> ``exact``: the corpus solve, ``greedy``: the metric with the greedy
+    entity alignment, and ``gap``: :meth:`~exactalign.metrics.coref.CorefScores.ceaf_gap`);
+    ``documents[doc_id]`` (``rows``, ``aligned``, ``metrics`` as above and ``conll_average``)."""
+    from .coref import CEAF_PHI
+
+    docs = {}
+    for r, d in zip(c.documents, c.scores.documents, strict=True):
+        docs[r.doc_id] = {"rows": len(r.gold), "aligned": r.aligned,
+                          "metrics": {m: _metric_json(x) for m, x in d.scores.items()},
+                          "conll_average": d.conll}
+    ceaf = {}
+    for m in CEAF_PHI:
+        res = c.scores.ceaf_result(m)
+        ceaf[m] = {"exact": None if res is None else res.to_dict(),
+                   "greedy": _metric_json(c.greedy.overall[m]), "gap": c.greedy.ceaf_gap(m)}
+    return {
+        "combination": c.combination, "threshold": c.threshold,
+        "v18": {"scores": c.v18_scores(), "average": c.v18_average()},
+        "metrics": {m: _metric_json(x) for m, x in c.scores.overall.items()},
+        "conll_average": c.conll,
+        "mentions": {"rows": sum(len(r.gold) for r in c.documents),
+                     "gold": sum(len(r.key.mentions) for r in c.documents),
+                     "system": sum(len(r.response.mentions) for r in c.documents),
+                     "aligned": sum(r.aligned for r in c.documents)},
+        "ceaf": ceaf,
+        "documents": docs,
+    }
+
+
+def format_coref_by_mapping(ev) -> str:
+    """Coreference under each mention mapping: rows aligned, v1.8's average, the CoNLL-2012
+    average and each metric's F1 (percent, untruncated)."""
+    from .coref import METRICS
+
+    metrics = [m for m in METRICS if m != "lea"]
+    header = ["mapping", "aligned", "v1.8 average", "CoNLL-2012", *metrics]
+    rows = []
+    for m, sc in ev.scores.items():
+        c = sc.coref
+        rows.append([m, str(sum(r.aligned for r in c.documents)), f"{c.v18_average():.2f}",
+                     f"{100 * c.conll:.2f}",
+                     *(f"{100 * c.scores.overall[x].f1:.2f}" for x in metrics)])
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip()
+             for r in [header, *rows]]
+    return "\n=======Coreference by mapping=========\n" + "\n".join(lines) + "\n"
 
 
 def format_gaps(ev) -> str:
