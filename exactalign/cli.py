@@ -37,6 +37,7 @@ from .metrics import (  # argument parsing only: no numpy at start-up
     monotone_cli,
     muc4_cli,
     nugget_cli,
+    smatch_cli,
     temporal_cli,
 )
 
@@ -317,6 +318,8 @@ COMMANDS: list[Command] = [
             "constraint", monotone_cli.add_timeline_arguments, monotone_cli.run_timeline),
     Command("temporal", "temporal awareness of TimeML (te3 toolkit or exact); check consistency",
             temporal_cli.add_temporal_arguments, temporal_cli.run_temporal),
+    Command("smatch", "Smatch of two AMR files: proven optimal vs smatch's hill-climbing",
+            smatch_cli.add_smatch_arguments, smatch_cli.run_smatch),
 ]
 
 

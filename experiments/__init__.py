@@ -13,7 +13,15 @@ Command line (see :mod:`experiments.__main__`)::
 
 from __future__ import annotations
 
-from . import bipartite_scaling, coref_ere_gap, monotone_gap, muc4_gap, nugget_gap, temporal_gap
+from . import (
+    bipartite_scaling,
+    coref_ere_gap,
+    monotone_gap,
+    muc4_gap,
+    nugget_gap,
+    smatch_gap,
+    temporal_gap,
+)
 
 #: Experiment name -> module (``run``, ``QUICK``, ``FULL``, ``summary``, ``figures``, ...).
 REGISTRY = {
@@ -22,6 +30,7 @@ REGISTRY = {
     nugget_gap.NAME: nugget_gap,
     muc4_gap.NAME: muc4_gap,
     monotone_gap.NAME: monotone_gap,
+    smatch_gap.NAME: smatch_gap,
     temporal_gap.NAME: temporal_gap,
 }
 

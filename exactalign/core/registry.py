@@ -9,7 +9,7 @@ from types import SimpleNamespace
 def problems() -> dict[str, SimpleNamespace]:
     """``name -> namespace(instance, ilp_model, heuristics, brute_force, check, solve, methods)``."""
     from ..metrics import ere
-    from ..problems import bipartite, monotone, temporal
+    from ..problems import bipartite, latent, monotone, temporal
 
     return {
         "bipartite": SimpleNamespace(
@@ -20,6 +20,11 @@ def problems() -> dict[str, SimpleNamespace]:
         "ere_mapping": SimpleNamespace(
             instance=ere.SpanPairs, ilp_model=ere.ilp_model, heuristics=ere.HEURISTICS,
             brute_force=ere.brute_force, check=ere.check, solve=ere.solve, methods=ere.METHODS,
+        ),
+        "latent": SimpleNamespace(
+            instance=latent.LatentInstance, ilp_model=latent.ilp_model,
+            heuristics=latent.HEURISTICS, brute_force=latent.brute_force,
+            check=latent.check, solve=latent.solve, methods=latent.METHODS,
         ),
         "monotone": SimpleNamespace(
             instance=monotone.MonotoneInstance, ilp_model=monotone.ilp_model,

@@ -1,0 +1,233 @@
+"""Reading AMR graphs (PENMAN notation) into the triples ``smatch`` 1.0.4 builds.
+
+The text is parsed by the ``penman`` library (:func:`penman.parse`, which keeps every symbol as
+written); the *triples* are then built from the parse tree by exactly the rules of smatch 1.0.4
+(``amr.py``: ``AMR.get_amr_line``, ``AMR.parse_AMR_line``, ``AMR.get_triples``; ``smatch.py``:
+``get_amr_match``), so that triple counts, labels and the order of the triples equal smatch's:
+
+Files
+    Graphs are blocks of non-blank lines separated by blank lines; a line whose stripped text
+    starts with ``#`` is skipped wherever it is (metadata). A block with only ``#`` lines is no
+    graph. (smatch joins a block's lines with no separator; here they are joined with a space,
+    which differs only for a symbol split across two lines.)
+
+Variables
+    Numbered ``0, 1, ...`` in the order their ``(var / concept`` opens in the text (smatch renames
+    them ``a0, a1, ...`` and ``b0, b1, ...``). Variable 0 is the top.
+
+Instance triples
+    ``("instance", i, concept)``, one per variable, in variable order.
+
+Attribute and relation triples
+    Every branch ``:role value`` is read in text order. A role ending in ``-of`` -- except
+    ``prep-on-behalf-of``, ``prep-out-of`` and ``consist-of`` (case-sensitive) -- is inverted:
+    ``(u :R-of v)`` gives ``R(v, u)``; ``:mod`` is rewritten ``domain(v, u)``; every other role is
+    kept as written, without its colon (``ARG0``, ``consist-of``, ``mod-of`` becomes ``mod``).
+    A value is a *variable* when it is the name of any variable of the graph (also one defined
+    later), otherwise a *constant*: a relation triple ``(R, i, j)`` links two variables, an
+    attribute triple ``(R, i, constant)`` a variable and a constant. An attribute whose role is
+    inverted (``:mod 5``, ``:ARG1-of "x"``) is dropped, as smatch files it under the constant.
+    Duplicate triples are kept (and each counts).
+
+Constants
+    smatch drops a double quote that opens a string and turns the one that closes it into
+    ``_``; inside a string, text after whitespace is lost (``"New York"`` becomes ``New``,
+    ``"Prince"`` becomes ``Prince_``). Comparisons use :func:`normalize` (lower case, trailing
+    ``_`` removed), as ``smatch.normalize`` does, so ``"Prince"`` matches ``prince``.
+
+Order
+    Per variable, in variable order: its relation triples to variables already opened at that
+    point of the text, then those to variables opened later; its attribute triples in text
+    order; the top variable gets the attribute ``("TOP", 0, "top")`` last. smatch stores them in
+    this order, and the order matters for reproducing its hill-climbing exactly (it fixes the
+    insertion order of Python sets whose iteration order the climber's tie-breaking follows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.errors import InputError
+from .text import read_text
+
+#: Roles ending in ``-of`` that smatch 1.0.4 does not invert (``amr.py``, ``exceptions``).
+NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
+
+
+def normalize(item: str) -> str:
+    """``smatch.normalize``: lower case, trailing ``_`` (smatch's closing-quote mark) removed."""
+    return item.lower().rstrip("_")
+
+
+@dataclass(frozen=True)
+class AmrGraph:
+    """One AMR graph as smatch 1.0.4 sees it.
+
+    ``variables``: names as written, in smatch's order; ``instances``: ``("instance", i,
+    concept)``; ``attributes``: ``(role, i, constant)``; ``relations``: ``(role, i, j)``. Indices
+    refer to ``variables``. ``line``: 1-based line where the graph's block starts."""
+
+    variables: tuple
+    instances: tuple
+    attributes: tuple
+    relations: tuple
+    line: int = 0
+
+    @property
+    def num_triples(self) -> int:
+        return len(self.instances) + len(self.attributes) + len(self.relations)
+
+
+def _smatch_constant(value: str) -> str:
+    """A value as smatch's character scanner leaves it: opening quotes dropped, closing quotes
+    turned into ``_``, and only the first whitespace-separated token kept."""
+    out, in_quote = [], False
+    for c in value:
+        if c == '"':
+            if in_quote:
+                out.append("_")
+            in_quote = not in_quote
+        else:
+            out.append(c)
+    parts = "".join(out).split()
+    return parts[0] if parts else ""
+
+
+def _concept(value) -> str:
+    """A concept as smatch reads it: whitespace dropped, quotes as in :func:`_smatch_constant`."""
+    out, in_quote = [], False
+    for c in value:
+        if c == '"':
+            if in_quote:
+                out.append("_")
+            in_quote = not in_quote
+        elif not c.isspace():
+            out.append(c)
+    return "".join(out)
+
+
+def _collect(tree) -> list:
+    """Variables of a penman tree in the order their nodes open (pre-order)."""
+    out = []
+
+    def walk(node):
+        var, branches = node
+        out.append(var)
+        for _, target in branches:
+            if isinstance(target, tuple):
+                walk(target)
+
+    walk(tree.node)
+    return out
+
+
+def graph_from_tree(tree, *, path=None, line=None) -> AmrGraph:
+    """The smatch 1.0.4 triples of a parsed :class:`penman.Tree` (rules: module docstring)."""
+    names = _collect(tree)
+    index: dict[str, int] = {}
+    for v in names:
+        if v in index:
+            raise InputError(f"variable {v!r} is defined twice", path=path, line=line)
+        index[v] = len(index)
+    concepts: dict[str, str] = {}
+    seen: set[str] = set()
+    early: dict[str, list] = {v: [] for v in names}    # smatch's node_relation_dict1
+    late: dict[str, list] = {}                          # smatch's node_relation_dict2
+
+    def add(store, u, role, v):
+        if role.endswith("-of") and role not in NOT_INVERTED:
+            store.setdefault(v, []).append((role[:-3], u))
+        elif role == "mod":
+            store.setdefault(v, []).append(("domain", u))
+        else:
+            store.setdefault(u, []).append((role, v))
+
+    def walk(node):
+        var, branches = node
+        seen.add(var)
+        concept = None
+        for role, target in branches:
+            if role == "/":
+                concept = _concept(target) if target is not None else None
+                continue
+            r = role[1:] if role.startswith(":") else role
+            if isinstance(target, tuple):
+                add(early, var, r, target[0])
+                walk(target)
+            else:
+                value = _smatch_constant(str(target))
+                add(early if value in seen else late, var, r, value)
+        if concept is None:
+            raise InputError(f"variable {var!r} has no concept", path=path, line=line)
+        concepts[var] = concept
+
+    walk(tree.node)
+    instances, attributes, relations = [], [], []
+    for i, v in enumerate(names):
+        instances.append(("instance", i, concepts[v]))
+        for role, w in early[v]:
+            relations.append((role, i, index[w]))
+        for role, w in late.get(v, ()):
+            if w in index:
+                relations.append((role, i, index[w]))
+            else:
+                attributes.append((role, i, w))
+        if i == 0:
+            attributes.append(("TOP", 0, "top"))
+    return AmrGraph(tuple(names), tuple(instances), tuple(attributes), tuple(relations),
+                    line or 0)
+
+
+def _blocks(text: str):
+    """``(first line, text)`` of every graph block (smatch's ``get_amr_line`` rules)."""
+    cur, start = [], 0
+    for no, raw in enumerate(text.splitlines(), start=1):
+        s = raw.strip()
+        if not s:
+            if cur:
+                yield start, " ".join(cur)
+                cur = []
+            continue
+        if s.startswith("#"):
+            continue
+        if not cur:
+            start = no
+        cur.append(s)
+    if cur:
+        yield start, " ".join(cur)
+
+
+def parse_graph(text: str, *, path=None, line=None) -> AmrGraph:
+    """Parse one PENMAN graph with ``penman`` and build its smatch triples; a penman error or
+    trailing text becomes an :class:`InputError` naming ``path`` and ``line``."""
+    import penman
+    from penman.exceptions import PenmanError
+
+    try:
+        trees = list(penman.iterparse(text))
+    except PenmanError as e:
+        msg = " ".join(str(e).split())
+        raise InputError(f"unparsable AMR graph: {msg}", path=path, line=line) from None
+    if len(trees) != 1:
+        raise InputError(f"expected one AMR graph in the block, found {len(trees)}",
+                         path=path, line=line)
+    return graph_from_tree(trees[0], path=path, line=line)
+
+
+def read_amr(path) -> list[AmrGraph]:
+    """Every graph of an AMR file (``"-"``: standard input), with smatch's triples."""
+    label, text = read_text(path)
+    return [parse_graph(block, path=label, line=no) for no, block in _blocks(text)]
+
+
+def read_pairs(test_path, gold_path) -> list[tuple[AmrGraph, AmrGraph]]:
+    """The (test, gold) graph pairs of two parallel files, as ``smatch -f TEST GOLD`` pairs them.
+
+    Unlike smatch (which warns and scores the common prefix), files with different numbers of
+    graphs are an :class:`InputError`."""
+    test, gold = read_amr(test_path), read_amr(gold_path)
+    if len(test) != len(gold):
+        raise InputError(f"{len(test)} graphs in {test_path} but {len(gold)} in {gold_path}: "
+                         "the files must hold the same number of graphs", path=str(test_path))
+    return list(zip(test, gold, strict=True))
+

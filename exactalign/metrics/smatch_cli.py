@@ -1,0 +1,106 @@
+"""``exactalign smatch -f TEST GOLD``: Smatch of two parallel AMR files, exact and/or smatch's
+hill-climbing.
+
+Registered in :data:`exactalign.cli.COMMANDS`; importing this module is cheap (no numpy).
+Flags shared with ``smatch`` 1.0.4: ``-f``, ``-r`` (restarts, default 4), ``--pr``,
+``--significant``. ``--seed`` seeds the hill-climbing (one ``random.Random`` over the pairs) and
+HiGHS; ``--backend`` solves the rare MIPs (LPs always on HiGHS); ``--time-limit`` is the exact
+path's budget for its MIPs (a component whose MIP it cuts short keeps its rounded incumbent
+and its LP bound, status ``time_limit``). Output as smatch prints it (``Precision:`` and
+``Recall:`` with ``--pr``, then ``F-score:``), one block per method; with ``--method both`` a line on the hill-climber's shortfall;
+with ``--pairs`` one line per pair. ``--json`` prints ``{"test", "gold", "variant", "overall":
+{method: {"precision", "recall", "f1", "matched", "test_triples", "gold_triples", "proven_pairs",
+"wall_time"}}, "pairs": [...]}`` with per pair :func:`~exactalign.metrics.smatch.pair_report`
+(status, bound, gap, mapping, matched triples) when ``--pairs`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+SMATCH_METHODS = ("exact", "hillclimb", "both")
+SMATCH_VARIANTS = ("full", "unlabeled", "no-attributes", "concept-only")
+
+
+def _restarts(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, not {value}")
+    return value
+
+
+def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-f", nargs=2, required=True, metavar=("TEST", "GOLD"),
+                   help="two files of AMR graphs in PENMAN notation, separated by blank lines, "
+                        "the i-th graph of TEST scored against the i-th of GOLD")
+    p.add_argument("--method", choices=SMATCH_METHODS, default="exact",
+                   help="exact (proven optimal mapping), hillclimb (smatch 1.0.4's "
+                        "hill-climbing), or both, with the shortfall (default: %(default)s)")
+    p.add_argument("-r", type=_restarts, default=4, metavar="RESTARTS",
+                   help="random restarts of the hill-climbing (default: %(default)s)")
+    p.add_argument("--variant", choices=SMATCH_VARIANTS, default="full",
+                   help="which triples count (default: %(default)s)")
+    p.add_argument("--pr", action="store_true", help="also print precision and recall")
+    p.add_argument("--significant", type=_restarts, default=2, metavar="DIGITS",
+                   help="digits after the decimal point (default: %(default)s)")
+    p.add_argument("--pairs", action="store_true",
+                   help="also report every pair (counts, scores, status, bound, gap)")
+
+
+def run_smatch(args: argparse.Namespace) -> int:
+    from ..cli import print_json
+    from . import smatch
+
+    test, gold = args.f
+    sc = smatch.score_files(test, gold, method=args.method, variant=args.variant,
+                            restarts=args.r, seed=args.seed, time_limit=args.time_limit,
+                            backend=args.backend)
+    overall = {}
+    for m in sc.methods:
+        matched, t, g = sc.totals(m)
+        p, r, f = sc.prf(m)
+        proven = sum(1 for x in sc.pairs if x.exact is not None and x.exact.proven_optimal)
+        overall[m] = {"precision": p, "recall": r, "f1": f, "matched": matched,
+                      "test_triples": t, "gold_triples": g,
+                      "proven_pairs": proven if m == "exact" else None,
+                      "wall_time": sc.wall_time[m]}
+    if args.json:
+        out = {"test": test, "gold": gold, "variant": args.variant, "pairs_scored":
+               len(sc.pairs), "overall": overall}
+        if args.pairs:
+            out["pairs"] = [smatch.pair_report(x, args.variant) for x in sc.pairs]
+        print_json(out)
+        return 0
+    fmt = f"%.{args.significant}f"
+    for m in sc.methods:
+        o = overall[m]
+        if len(sc.methods) > 1:
+            print(f"[{m}]")
+        if args.pr:
+            print("Precision: " + fmt % o["precision"])
+            print("Recall: " + fmt % o["recall"])
+        print("F-score: " + fmt % o["f1"])
+    if "exact" in overall:
+        o = overall["exact"]
+        print(f"exact: {o['proven_pairs']}/{len(sc.pairs)} pairs proven optimal, "
+              f"{int(o['matched'])} of {o['test_triples']} test / {o['gold_triples']} gold "
+              f"triples matched")
+    if len(sc.methods) > 1:
+        below = sum(1 for x in sc.pairs if x.hillclimb.objective < x.exact.objective)
+        short = overall["exact"]["matched"] - overall["hillclimb"]["matched"]
+        print(f"hill-climbing (-r {args.r}, seed {args.seed}) is below the optimum on {below} "
+              f"of {len(sc.pairs)} pairs, {int(short)} triples, "
+              f"{100 * (overall['exact']['f1'] - overall['hillclimb']['f1']):.4f} F1 points")
+    if args.pairs:
+        for x in sc.pairs:
+            rep = smatch.pair_report(x, args.variant)
+            cells = [f"pair {x.index}: test {x.test_triples} gold {x.gold_triples}"]
+            for m in sc.methods:
+                d = rep[m]
+                cells.append(f"{m} {int(d['matched'])} F {fmt % d['score']['f1']}"
+                             + (f" {d['status']} bound {d['bound']:g}" if m == "exact" else ""))
+            print("; ".join(cells))
+    return 0

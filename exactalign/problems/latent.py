@@ -1,0 +1,926 @@
+"""Latent-variable matching: the problem behind Smatch (Cai & Knight 2013).
+
+Two sets of *triples* -- the left (test) and the right (gold) side -- whose fields are constants
+or *variables*. A triple is either unary, ``(key, v)`` (a label and a constant, one variable:
+AMR instance and attribute triples), or binary, ``(key, v1, v2)`` (a label, two variables: AMR
+relation triples); ``key`` is any hashable, compared for equality (for AMR the normalised
+label and constant). A *mapping* pairs left variables with right variables one-to-one (a
+variable may stay unmapped). Under a mapping ``m`` a left triple and a right triple of equal key
+*match* when every variable field is mapped onto the corresponding field: ``m(v) = w`` for unary
+triples, ``m(v1) = w1`` and ``m(v2) = w2`` for binary ones. The objective is the number of
+matching (left triple, right triple) pairs -- every pair counts, so a triple repeated on both
+sides counts as often as smatch 1.0.4's ``compute_match`` counts it. Smatch is the F1 of that
+maximum against the two triple counts.
+
+Compiled form (:class:`LatentInstance`): the *useful variable pairs* ``p = (a, b)`` -- those some
+triple pair needs -- with ``unary[p]``, the number of triple pairs that need ``p`` alone (unary
+triples, and binary ones whose two variables coincide on both sides), and the *pair-of-pairs*
+``(p, q)``, ``p < q``, with ``bin_w``, the number of binary triple pairs needing both. A binary
+pair needing two variable pairs that share exactly one variable can never match and is dropped.
+
+Faces (see ``DESIGN.md``):
+
+* :func:`ilp_model` -- the ILP of Chen et al. (2023, App. A.1, Eqs. 43-45; their optional
+  Eqs. 46-47, each triple matched at most once, are left out: smatch 1.0.4 counts every matching
+  pair, and its optimum is what is computed here): ``x_p`` per useful variable pair,
+  ``y_pq`` per pair of pairs (aggregated over triple pairs with the same ``(p, q)``), objective
+  ``sum unary_p x_p + sum bin_w y_pq``, ``sum_b x_ab <= 1`` per left variable ``a`` and
+  ``sum_a x_ab <= 1`` per right variable ``b`` (rows only where two or more pairs compete), and
+  linking. ``linking="simple"``: ``y_pq <= x_p``, ``y_pq <= x_q``. ``linking="aggregated"``
+  (default, measured faster: tighter LP, fewer branches): for every pair ``p`` and every variable
+  ``a'`` on the left (``b'`` on the right) of its partners, ``sum_{q: left(q) = a'} y_pq <= x_p``
+  (and the same per right variable) -- valid because ``a'`` maps to at most one variable, and
+  each such row implies the simple ones.
+* :func:`solve` with ``method="exact"`` (:func:`solve_exact_many` for many instances):
+  independent components (left and right variables connected by useful pairs and pairs of
+  pairs); the LP relaxation of a batch of instances in one HiGHS call; the objective is an
+  integer, so a component whose LP value ``v`` satisfies ``floor(v + 1e-6) ==`` incumbent is
+  proven optimal without branching (the incumbent is the LP point when integral -- always for
+  components without pairs of pairs, whose LP is an assignment LP -- else its assignment
+  rounding, through :mod:`exactalign.problems.bipartite`, improved by the hill-climber's moves);
+  the others go to the MIP, warm-started from that incumbent.
+* :func:`hillclimb_mapping` -- smatch 1.0.4's ``get_best_match`` reproduced exactly (candidate pool,
+  smart initial mapping, random restarts, best move or swap, stop when no gain, tie-breaking).
+* :func:`brute_force` (tiny instances) and :func:`check` (re-verifies a mapping and recomputes
+  its objective).
+
+A mapping (the alignment of a :class:`~exactalign.Result`) is a ``(k, 2)`` int64 array of
+``(left variable, right variable)`` rows sorted ascending.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from ..core.errors import (
+    InfeasibleAlignmentError,
+    InputError,
+    ModelTooLargeError,
+    VerificationError,
+)
+from ..core.model import binary_model
+from ..core.result import Result, Status, worst_status
+from ..core.solve import SolveOptions, remaining, solve_model, verified_result
+
+#: smatch's default number of random restarts (``-r 4``).
+DEFAULT_RESTARTS = 4
+
+#: :func:`brute_force` refuses instances with more useful variable pairs than this.
+BRUTE_MAX_PAIRS = 16
+
+#: :func:`solve_exact_many` solves the LP of this many model columns at a time (measured).
+BATCH_COLUMNS = 3000
+
+#: Slack under which an LP value counts as reaching the next integer (integer objective).
+INT_TOL = 1e-6
+
+
+def _frozen(a) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    a.flags.writeable = False
+    return a
+
+
+def _join(kl: np.ndarray, kr: np.ndarray):
+    """All index pairs ``(i, j)`` with ``kl[i] == kr[j]``, ordered by ``i`` then ``j``."""
+    order = np.argsort(kr, kind="stable")
+    srt = kr[order]
+    lo = np.searchsorted(srt, kl, "left")
+    cnt = np.searchsorted(srt, kl, "right") - lo
+    total = int(cnt.sum())
+    il = np.repeat(np.arange(len(kl)), cnt)
+    offs = np.arange(total) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+    return il, order[np.repeat(lo, cnt) + offs]
+
+
+def _codes(left_keys, right_keys):
+    """Integer codes of the keys of both sides (equal keys, equal codes)."""
+    table: dict = {}
+    cl = np.fromiter((table.setdefault(k, len(table)) for k in left_keys), np.int64,
+                     len(left_keys))
+    cr = np.fromiter((table.setdefault(k, len(table)) for k in right_keys), np.int64,
+                     len(right_keys))
+    return cl, cr
+
+
+@dataclass(frozen=True, eq=False)
+class LatentInstance:
+    """Left and right triples (see the module docstring).
+
+    ``left_unary``: ``(key, v)`` per unary triple; ``left_binary``: ``(key, v1, v2)`` per binary
+    triple; likewise on the right. ``left_concepts`` / ``right_concepts``: an optional label per
+    variable (AMR: its concept as written) used only by the hill-climber's smart initial mapping,
+    which pairs variables with *identical* labels. Triples are kept in the given order: the
+    hill-climber's tie-breaking depends on it (as smatch's does)."""
+
+    n_left: int
+    n_right: int
+    left_unary: tuple
+    left_binary: tuple
+    right_unary: tuple
+    right_binary: tuple
+    left_concepts: tuple | None = None
+    right_concepts: tuple | None = None
+
+    def __post_init__(self):
+        for side, n, un, bi in (("left", self.n_left, self.left_unary, self.left_binary),
+                                ("right", self.n_right, self.right_unary, self.right_binary)):
+            if n < 0:
+                raise InputError(f"{side}: {n} variables")
+            for t in un:
+                if not 0 <= t[1] < n:
+                    raise InputError(f"{side} unary triple {t!r} names variable {t[1]} of {n}")
+            for t in bi:
+                if not (0 <= t[1] < n and 0 <= t[2] < n):
+                    raise InputError(f"{side} binary triple {t!r} names a variable outside "
+                                     f"0..{n - 1}")
+        for side, n, c in (("left", self.n_left, self.left_concepts),
+                           ("right", self.n_right, self.right_concepts)):
+            if c is not None and len(c) != n:
+                raise InputError(f"{side}: {len(c)} concepts for {n} variables")
+        for name in ("left_unary", "left_binary", "right_unary", "right_binary"):
+            object.__setattr__(self, name, tuple(tuple(t) for t in getattr(self, name)))
+
+    @property
+    def num_left_triples(self) -> int:
+        return len(self.left_unary) + len(self.left_binary)
+
+    @property
+    def num_right_triples(self) -> int:
+        return len(self.right_unary) + len(self.right_binary)
+
+    # -- compiled form ------------------------------------------------------------------------
+    @cached_property
+    def _compiled(self):
+        nr = max(self.n_right, 1)
+        cl, cr = _codes([t[0] for t in self.left_unary], [t[0] for t in self.right_unary])
+        il, ir = _join(cl, cr)
+        ua = np.array([t[1] for t in self.left_unary], np.int64)[il] if len(il) else il
+        ub = np.array([t[1] for t in self.right_unary], np.int64)[ir] if len(ir) else ir
+        bl = np.array([t[1:] for t in self.left_binary], np.int64).reshape(-1, 2)
+        br = np.array([t[1:] for t in self.right_binary], np.int64).reshape(-1, 2)
+        kl, kr = _codes([t[0] for t in self.left_binary], [t[0] for t in self.right_binary])
+        jl, jr = _join(kl, kr)
+        a1, a2 = bl[jl, 0], bl[jl, 1]
+        b1, b2 = br[jr, 0], br[jr, 1]
+        loop = (a1 == a2) & (b1 == b2)  # a self-loop on both sides: needs one pair
+        ok = (a1 != a2) & (b1 != b2)    # needs two compatible pairs; the rest can never match
+        un_keys = np.concatenate([ua * nr + ub, a1[loop] * nr + b1[loop]])
+        k1, k2 = a1[ok] * nr + b1[ok], a2[ok] * nr + b2[ok]
+        keys, inv = np.unique(np.concatenate([un_keys, k1, k2]), return_inverse=True)
+        n_un, n_bi = len(un_keys), int(ok.sum())
+        unary = np.bincount(inv[:n_un], minlength=len(keys)).astype(np.float64)
+        p, q = inv[n_un:n_un + n_bi], inv[n_un + n_bi:]
+        p, q = np.minimum(p, q), np.maximum(p, q)
+        pq, pinv = np.unique(p * max(len(keys), 1) + q, return_inverse=True)
+        bin_w = np.bincount(pinv, minlength=len(pq)).astype(np.float64)
+        n_pairs = max(len(keys), 1)
+        return dict(pair_left=_frozen(keys // nr), pair_right=_frozen(keys % nr),
+                    unary=_frozen(unary), bin_p=_frozen(pq // n_pairs),
+                    bin_q=_frozen(pq % n_pairs), bin_w=_frozen(bin_w))
+
+    @property
+    def pair_left(self) -> np.ndarray:
+        return self._compiled["pair_left"]
+
+    @property
+    def pair_right(self) -> np.ndarray:
+        return self._compiled["pair_right"]
+
+    @property
+    def unary(self) -> np.ndarray:
+        return self._compiled["unary"]
+
+    @property
+    def bin_p(self) -> np.ndarray:
+        return self._compiled["bin_p"]
+
+    @property
+    def bin_q(self) -> np.ndarray:
+        return self._compiled["bin_q"]
+
+    @property
+    def bin_w(self) -> np.ndarray:
+        return self._compiled["bin_w"]
+
+    @property
+    def num_pairs(self) -> int:
+        return len(self.pair_left)
+
+    def pair_index(self, mapping) -> np.ndarray:
+        """Index of each ``(left, right)`` row of ``mapping`` among the useful pairs, -1 if none."""
+        m = np.asarray(mapping, dtype=np.int64).reshape(-1, 2)
+        nr = max(self.n_right, 1)
+        keys = self.pair_left * nr + self.pair_right
+        q = m[:, 0] * nr + m[:, 1]
+        if not len(keys):
+            return np.full(len(q), -1, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(keys, q), len(keys) - 1)
+        return np.where(keys[pos] == q, pos, -1)
+
+    def __repr__(self) -> str:
+        return (f"LatentInstance({self.n_left}x{self.n_right} variables, triples "
+                f"{self.num_left_triples}/{self.num_right_triples}, pairs={self.num_pairs}, "
+                f"pairs_of_pairs={len(self.bin_w)})")
+
+
+def _mapping(left, right) -> np.ndarray:
+    m = np.stack([np.asarray(left, np.int64), np.asarray(right, np.int64)], axis=1)
+    m = m.reshape(-1, 2)
+    return _frozen(m[np.lexsort((m[:, 1], m[:, 0]))])
+
+
+# --------------------------------------------------------------------------------------------
+# check
+# --------------------------------------------------------------------------------------------
+def check(inst: LatentInstance, mapping) -> float:
+    """Verify that ``mapping`` is a one-to-one partial mapping between the variables and return
+    its objective (the number of matching triple pairs), recomputed from the compiled form.
+
+    Any in-range pair is allowed (a pair no triple pair needs simply earns nothing). Raises
+    :class:`InfeasibleAlignmentError` for a row out of range or a variable mapped twice."""
+    m = np.asarray(mapping, dtype=np.int64)
+    if m.size == 0:
+        return 0.0
+    if m.ndim != 2 or m.shape[1] != 2:
+        raise InfeasibleAlignmentError(f"a mapping is a (k, 2) array, got shape {m.shape}")
+    bad = (m[:, 0] < 0) | (m[:, 0] >= inst.n_left) | (m[:, 1] < 0) | (m[:, 1] >= inst.n_right)
+    if bad.any():
+        a, b = m[np.flatnonzero(bad)[0]]
+        raise InfeasibleAlignmentError(f"pair ({a}, {b}) is outside the {inst.n_left} x "
+                                       f"{inst.n_right} variables")
+    for col, side in ((0, "left"), (1, "right")):
+        vals, cnt = np.unique(m[:, col], return_counts=True)
+        if (cnt > 1).any():
+            raise InfeasibleAlignmentError(f"{side} variable {vals[cnt > 1][0]} is mapped "
+                                           f"{cnt.max()} times")
+    on = np.zeros(inst.num_pairs, dtype=bool)
+    idx = inst.pair_index(m)
+    on[idx[idx >= 0]] = True
+    return float(inst.unary[on].sum() + inst.bin_w[on[inst.bin_p] & on[inst.bin_q]].sum())
+
+
+def matched_pairs(inst: LatentInstance, mapping) -> tuple[list, list]:
+    """Which triples match under ``mapping``: ``(unary, binary)`` lists of ``(left triple index,
+    right triple index)`` pairs (indices into ``left_unary``/``right_unary`` and
+    ``left_binary``/``right_binary``). Their total count equals :func:`check`."""
+    m = dict(np.asarray(mapping, dtype=np.int64).reshape(-1, 2).tolist())
+    un, bi = [], []
+    by_key: dict = {}
+    for j, (k, w) in enumerate(inst.right_unary):
+        by_key.setdefault(k, []).append((j, w))
+    for i, (k, v) in enumerate(inst.left_unary):
+        un.extend((i, j) for j, w in by_key.get(k, ()) if m.get(v, -1) == w)
+    by_key = {}
+    for j, (k, w1, w2) in enumerate(inst.right_binary):
+        by_key.setdefault(k, []).append((j, w1, w2))
+    for i, (k, v1, v2) in enumerate(inst.left_binary):
+        bi.extend((i, j) for j, w1, w2 in by_key.get(k, ())
+                  if m.get(v1, -1) == w1 and m.get(v2, -1) == w2)
+    return un, bi
+
+
+# --------------------------------------------------------------------------------------------
+# the ILP
+# --------------------------------------------------------------------------------------------
+def _rows_per_group(groups: np.ndarray, cols: np.ndarray, min_size: int):
+    """Row id per entry for groups of at least ``min_size`` entries (others dropped)."""
+    uniq, inv, cnt = np.unique(groups, return_inverse=True, return_counts=True)
+    keep = cnt[inv] >= min_size
+    new = np.cumsum(cnt >= min_size) - 1
+    return new[inv[keep]], cols[keep], int((cnt >= min_size).sum())
+
+
+def ilp_model(inst: LatentInstance, linking: str = "aggregated"):
+    """The ILP (module docstring): columns ``x`` (one per useful variable pair) then ``y`` (one
+    per pair of pairs), all binary; maximise the number of matching triple pairs."""
+    if linking not in ("aggregated", "simple"):
+        raise ValueError(f"linking must be 'aggregated' or 'simple', not {linking!r}")
+    P, B = inst.num_pairs, len(inst.bin_w)
+    pl, pr, bp, bq = inst.pair_left, inst.pair_right, inst.bin_p, inst.bin_q
+    blocks = []  # (row ids, column ids, coefficients, number of rows)
+    for side in (pl, pr):  # 1:1 rows
+        r, c, n = _rows_per_group(side, np.arange(P), 2)
+        blocks.append((r, c, np.ones(len(r)), n))
+    if B:
+        ends = np.concatenate([bp, bq])
+        others = np.concatenate([bq, bp])
+        ycols = P + np.concatenate([np.arange(B), np.arange(B)])
+        if linking == "simple":
+            n = 2 * B
+            blocks.append((np.concatenate([np.arange(n), np.arange(n)]),
+                           np.concatenate([ycols, ends]),
+                           np.concatenate([np.ones(n), -np.ones(n)]), n))
+        else:
+            for side in (pl, pr):
+                g = ends * max(inst.n_left, inst.n_right, 1) + side[others]
+                r, c, n = _rows_per_group(g, ycols, 1)
+                _, first = np.unique(r, return_index=True)
+                blocks.append((np.concatenate([r, np.arange(n)]),
+                               np.concatenate([c, ends[first]]),
+                               np.concatenate([np.ones(len(r)), -np.ones(n)]), n))
+    rows, cols, vals, his = [], [], [], []
+    off = 0
+    for r, c, v, n in blocks:
+        rows.append(r + off)
+        cols.append(c)
+        vals.append(v)
+        his.append(np.full(n, 1.0 if v.size and v.min() > 0 else 0.0))
+        off += n
+    A = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                     shape=(off, P + B))
+    hi = np.concatenate(his) if his else np.zeros(0)
+    return binary_model(np.concatenate([inst.unary, inst.bin_w]), A, np.full(off, -np.inf), hi,
+                        name=f"latent {inst.n_left}x{inst.n_right} {linking}")
+
+
+def _x_of(inst: LatentInstance, mapping) -> np.ndarray:
+    """The model point of a mapping (warm start)."""
+    x = np.zeros(inst.num_pairs + len(inst.bin_w))
+    idx = inst.pair_index(mapping)
+    x[idx[idx >= 0]] = 1.0
+    x[inst.num_pairs:] = x[inst.bin_p] * x[inst.bin_q]
+    return x
+
+
+def _decode(inst: LatentInstance, x) -> np.ndarray:
+    on = np.flatnonzero(np.asarray(x)[:inst.num_pairs] > 0.5)
+    return _mapping(inst.pair_left[on], inst.pair_right[on])
+
+
+# --------------------------------------------------------------------------------------------
+# the hill-climber of smatch 1.0.4 (smatch.py: get_best_match and the functions it calls)
+# --------------------------------------------------------------------------------------------
+def smatch_pool(inst: LatentInstance):
+    """smatch's ``compute_pool``: ``candidates[i]``, the set of right variables left variable
+    ``i`` may map to (any variable pair some triple pair needs, including the pairs of binary
+    triple pairs that can never match), and ``weights``, smatch's ``weight_dict``:
+    ``weights[(i, j)][-1]`` the unary count and ``weights[(i, j)][(k, l)]`` the binary count
+    with pair ``(k, l)``, stored both ways. Built with smatch's loop order (left triple by left
+    triple, then right triples in order), so the sets receive their elements in smatch's order
+    -- their iteration order, which drives the smart initial mapping, depends on it."""
+    candidates = [set() for _ in range(inst.n_left)]
+    weights: dict = {}
+    by_key: dict = {}
+    for k, w in inst.right_unary:
+        by_key.setdefault(k, []).append(w)
+    for k, v in inst.left_unary:
+        for w in by_key.get(k, ()):
+            candidates[v].add(w)
+            d = weights.setdefault((v, w), {-1: 0})
+            d[-1] += 1
+    by_key = {}
+    for k, w1, w2 in inst.right_binary:
+        by_key.setdefault(k, []).append((w1, w2))
+    for k, v1, v2 in inst.left_binary:
+        for w1, w2 in by_key.get(k, ()):
+            candidates[v1].add(w1)
+            candidates[v2].add(w2)
+            p1, p2 = (v1, w1), (v2, w2)
+            if p1 == p2:
+                d = weights.setdefault(p1, {-1: 0})
+                d[-1] += 1
+                continue
+            if v1 > v2:
+                p1, p2 = p2, p1
+            for a, b in ((p1, p2), (p2, p1)):
+                d = weights.setdefault(a, {-1: 0})
+                d[b] = d.get(b, 0) + 1
+    return candidates, weights
+
+
+class _Climber:
+    """One pair's hill-climbing state: smatch's pool and its ``match_triple_dict`` memo (kept for
+    the whole pair, across restarts, as smatch keeps it)."""
+
+    def __init__(self, candidates, weights, n_right: int, left_concepts=None,
+                 right_concepts=None):
+        self.candidates, self.weights, self.n_right = candidates, weights, n_right
+        self.c1, self.c2 = left_concepts, right_concepts
+        self.memo: dict = {}
+
+    @classmethod
+    def of(cls, inst: LatentInstance) -> _Climber:
+        """The climber on smatch's own pool of ``inst``'s triples."""
+        cands, weights = smatch_pool(inst)
+        return cls(cands, weights, inst.n_right, inst.left_concepts, inst.right_concepts)
+
+    @classmethod
+    def of_compiled(cls, inst: LatentInstance) -> _Climber:
+        """The climber on the compiled pairs (the same objective; pairs of binary triples that
+        can never match are not candidates): used to polish an incumbent."""
+        cands = [set() for _ in range(inst.n_left)]
+        weights: dict = {}
+        pl, pr = inst.pair_left.tolist(), inst.pair_right.tolist()
+        for a, b, w in zip(pl, pr, inst.unary.tolist(), strict=True):
+            cands[a].add(b)
+            weights[(a, b)] = {-1: int(w)}
+        for p, q, w in zip(inst.bin_p.tolist(), inst.bin_q.tolist(), inst.bin_w.tolist(),
+                           strict=True):
+            a, b = (pl[p], pr[p]), (pl[q], pr[q])
+            weights[a][b] = weights[a].get(b, 0) + int(w)
+            weights[b][a] = weights[b].get(a, 0) + int(w)
+        return cls(cands, weights, inst.n_right)
+
+    def smart_init(self, rng: random.Random) -> list:
+        """``smart_init_mapping``: each left variable takes the first candidate (in set order)
+        with an identical concept not yet taken; the others then draw candidates uniformly
+        (``randint``), discarding taken ones."""
+        c1, c2 = self.c1, self.c2
+        taken: set = set()
+        result, no_match = [], []
+        for i, cands in enumerate(self.candidates):
+            if not cands:
+                result.append(-1)
+                continue
+            if c1 is not None and c2 is not None:
+                for j in cands:
+                    if c1[i] == c2[j] and j not in taken:
+                        result.append(j)
+                        taken.add(j)
+                        break
+            if len(result) == i:
+                no_match.append(i)
+                result.append(-1)
+        for i in no_match:
+            cands = list(self.candidates[i])
+            while cands:
+                rid = rng.randint(0, len(cands) - 1)
+                if cands[rid] in taken:
+                    cands.pop(rid)
+                else:
+                    taken.add(cands[rid])
+                    result[i] = cands[rid]
+                    break
+        return result
+
+    def random_init(self, rng: random.Random) -> list:
+        """``random_init_mapping``: every left variable in turn draws a free candidate."""
+        taken: set = set()
+        result = []
+        for c in self.candidates:
+            cands = list(c)
+            found = -1
+            while cands:
+                rid = rng.randint(0, len(cands) - 1)
+                if cands[rid] in taken:
+                    cands.pop(rid)
+                else:
+                    taken.add(cands[rid])
+                    found = cands[rid]
+                    break
+            result.append(found)
+        return result
+
+    def match(self, mapping: list) -> int:
+        """``compute_match``: the objective of a mapping (memoised)."""
+        key = tuple(mapping)
+        if key in self.memo:
+            return self.memo[key]
+        total = 0
+        for i, m in enumerate(mapping):
+            d = self.weights.get((i, m)) if m != -1 else None
+            if d is None:
+                continue
+            for k, w in d.items():
+                if k == -1:
+                    total += w
+                elif k[0] >= i and mapping[k[0]] == k[1]:
+                    total += w
+        self.memo[key] = total
+        return total
+
+    def move_gain(self, mapping, i, old, new, cur) -> int:
+        """``move_gain``: change of the objective when left ``i`` moves from ``old`` to ``new``."""
+        new_list = mapping[:]
+        new_list[i] = new
+        key = tuple(new_list)
+        if key in self.memo:
+            return self.memo[key] - cur
+        gain = 0
+        for k, w in self.weights.get((i, new), {}).items():
+            if k == -1 or new_list[k[0]] == k[1]:
+                gain += w
+        for k, w in self.weights.get((i, old), {}).items():
+            if k == -1 or mapping[k[0]] == k[1]:
+                gain -= w
+        self.memo[key] = cur + gain
+        return gain
+
+    def swap_gain(self, mapping, i, mi, j, mj, cur) -> int:
+        """``swap_gain`` for ``i < j``: left ``i`` takes ``mj`` and ``j`` takes ``mi``."""
+        new_list = mapping[:]
+        new_list[i], new_list[j] = mj, mi
+        key = tuple(new_list)
+        if key in self.memo:
+            return self.memo[key] - cur
+        gain = 0
+        W = self.weights
+        for k, w in W.get((i, mj), {}).items():
+            if k == -1 or new_list[k[0]] == k[1]:
+                gain += w
+        for k, w in W.get((j, mi), {}).items():
+            if k == -1:
+                gain += w
+            elif k[0] != i and new_list[k[0]] == k[1]:
+                gain += w
+        for k, w in W.get((i, mi), {}).items():
+            if k == -1 or mapping[k[0]] == k[1]:
+                gain -= w
+        for k, w in W.get((j, mj), {}).items():
+            if k == -1:
+                gain -= w
+            elif k[0] != i and mapping[k[0]] == k[1]:
+                gain -= w
+        self.memo[key] = cur + gain
+        return gain
+
+    def best_gain(self, mapping: list, cur: int):
+        """``get_best_gain``: the first strictly best move (left variables in order, free right
+        variables ascending), then swaps ``(i, j)``, ``i < j`` in order, which must beat it
+        strictly. Returns ``(gain, new mapping)``."""
+        best, node1, node2, use_swap = 0, None, None, True
+        unmatched = set(range(self.n_right))
+        for nid in mapping:
+            unmatched.discard(nid)
+        for i, nid in enumerate(mapping):
+            cands = self.candidates[i]
+            for nm in unmatched:
+                if nm in cands:
+                    g = self.move_gain(mapping, i, nid, nm, cur)
+                    if g > best:
+                        best, node1, node2, use_swap = g, i, nm, False
+        n = len(mapping)
+        for i in range(n):
+            mi = mapping[i]
+            for j in range(i + 1, n):
+                g = self.swap_gain(mapping, i, mi, j, mapping[j], cur)
+                if g > best:
+                    best, node1, node2, use_swap = g, i, j, True
+        new = mapping[:]
+        if node1 is not None:
+            if use_swap:
+                new[node1], new[node2] = new[node2], new[node1]
+            else:
+                new[node1] = node2
+        return best, new
+
+    def climb(self, mapping: list) -> tuple[list, int]:
+        """Apply the best move or swap while it gains (smatch's inner ``while True`` loop)."""
+        cur = self.match(mapping)
+        while True:
+            gain, new = self.best_gain(mapping, cur)
+            if gain <= 0:
+                return mapping, cur
+            cur += gain
+            mapping = new
+
+
+def hillclimb_mapping(inst: LatentInstance, restarts: int = DEFAULT_RESTARTS, *,
+                      rng: random.Random | None = None, seed: int = 0):
+    """smatch 1.0.4's ``get_best_match`` with ``restarts`` random restarts (``-r``): round 0
+    starts from the smart initial mapping, rounds 1..restarts from random ones; each climbs
+    until no move or swap gains; the first round reaching the best count is kept.
+
+    Randomness comes only from ``rng`` (else ``random.Random(seed)``), called exactly where smatch
+    calls the global ``random.randint``. smatch itself calls ``random.seed()`` (fresh system
+    entropy) at each initial mapping, so its runs cannot be reproduced by any seed; with that
+    reseeding disabled and the global generator seeded like ``rng``, smatch makes the same calls
+    and returns the same mapping (the tests check this). Returns ``(mapping list, count,
+    per-round counts)`` with ``mapping[i]`` the right variable of left ``i`` or -1."""
+    if restarts < 0:
+        raise ValueError(f"restarts must be >= 0, not {restarts!r}")
+    rng = rng if rng is not None else random.Random(seed)
+    c = _Climber.of(inst)
+    best, best_num, rounds = [-1] * inst.n_left, 0, []
+    for r in range(restarts + 1):
+        start = c.smart_init(rng) if r == 0 else c.random_init(rng)
+        mapping, num = c.climb(start)
+        rounds.append(num)
+        if num > best_num:
+            best, best_num = mapping[:], num
+    return best, best_num, rounds
+
+
+def _as_array(mapping_list) -> np.ndarray:
+    left = [i for i, j in enumerate(mapping_list) if j != -1]
+    return _mapping(left, [mapping_list[i] for i in left])
+
+
+# --------------------------------------------------------------------------------------------
+# brute force
+# --------------------------------------------------------------------------------------------
+def brute_force(inst: LatentInstance) -> tuple[float, np.ndarray]:
+    """Enumerate every one-to-one set of useful pairs (at most 2^:data:`BRUTE_MAX_PAIRS`; pairs
+    no triple pair needs earn nothing, so they can be left out) and score each from the
+    compiled weights directly. Independent of the ILP: the oracle the tests compare with."""
+    P = inst.num_pairs
+    if P > BRUTE_MAX_PAIRS:
+        raise ModelTooLargeError(f"brute_force enumerates at most {BRUTE_MAX_PAIRS} useful "
+                                 f"variable pairs; this instance has {P}")
+    pl, pr, un = inst.pair_left.tolist(), inst.pair_right.tolist(), inst.unary.tolist()
+    bins = list(zip(inst.bin_p.tolist(), inst.bin_q.tolist(), inst.bin_w.tolist(),
+                    strict=True))
+    best, best_set, chosen = -1.0, [], []
+    used_l, used_r = set(), set()
+
+    def rec(k: int):
+        nonlocal best, best_set
+        if k == P:
+            on = set(chosen)
+            val = sum(un[p] for p in on) + sum(w for p, q, w in bins if p in on and q in on)
+            if val > best:
+                best, best_set = val, list(chosen)
+            return
+        if pl[k] not in used_l and pr[k] not in used_r:
+            used_l.add(pl[k])
+            used_r.add(pr[k])
+            chosen.append(k)
+            rec(k + 1)
+            chosen.pop()
+            used_l.discard(pl[k])
+            used_r.discard(pr[k])
+        rec(k + 1)
+
+    rec(0)
+    sel = np.array(best_set, dtype=np.int64)
+    return max(best, 0.0), _mapping(inst.pair_left[sel], inst.pair_right[sel])
+
+
+# --------------------------------------------------------------------------------------------
+# exact: components, one LP for all of them, MIP only where the LP does not prove
+# --------------------------------------------------------------------------------------------
+def _compiled_view(n_left: int, n_right: int, arrays: dict) -> LatentInstance:
+    """An instance holding only compiled arrays (no triples): batches and components."""
+    view = object.__new__(LatentInstance)
+    for name, value in (("n_left", n_left), ("n_right", n_right), ("left_concepts", None),
+                        ("right_concepts", None), ("left_unary", ()), ("left_binary", ()),
+                        ("right_unary", ()), ("right_binary", ())):
+        object.__setattr__(view, name, value)
+    view.__dict__["_compiled"] = {k: _frozen(v) for k, v in arrays.items()}
+    return view
+
+
+def _concat(instances) -> tuple[LatentInstance, np.ndarray, np.ndarray]:
+    """The disjoint union of ``instances`` (variables and pairs renumbered with offsets) and
+    the offsets of their left variables and of their pairs."""
+    nl = np.array([i.n_left for i in instances], np.int64)
+    nr = np.array([i.n_right for i in instances], np.int64)
+    npairs = np.array([i.num_pairs for i in instances], np.int64)
+    loff, roff, poff = (np.concatenate([[0], np.cumsum(a)]) for a in (nl, nr, npairs))
+
+    def cat(name, off=None):
+        parts = [getattr(i, name) + (0 if off is None else off[k])
+                 for k, i in enumerate(instances)]
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    arrays = dict(pair_left=cat("pair_left", loff).astype(np.int64),
+                  pair_right=cat("pair_right", roff).astype(np.int64),
+                  unary=cat("unary").astype(np.float64),
+                  bin_p=cat("bin_p", poff).astype(np.int64),
+                  bin_q=cat("bin_q", poff).astype(np.int64),
+                  bin_w=cat("bin_w").astype(np.float64))
+    return _compiled_view(int(loff[-1]), int(roff[-1]), arrays), loff, poff
+
+
+def component_labels(inst: LatentInstance) -> tuple[int, np.ndarray]:
+    """``(count, label per useful pair)``: pairs are in one component when joined through
+    shared variables or pairs of pairs; a mapping's objective is the sum over components."""
+    nl, nr = inst.n_left, inst.n_right
+    u = np.concatenate([inst.pair_left, inst.pair_left[inst.bin_p]])
+    v = np.concatenate([nl + inst.pair_right, inst.pair_left[inst.bin_q]])
+    g = sp.coo_array((np.ones(len(u), np.int8), (u, v)), shape=(nl + nr, nl + nr))
+    _, labels = connected_components(g, directed=False)
+    used, pair_label = np.unique(labels[inst.pair_left], return_inverse=True)
+    return len(used), pair_label.astype(np.int64)
+
+
+def _restrict(inst: LatentInstance, pairs: np.ndarray) -> LatentInstance:
+    """The view of ``inst`` on a component's ``pairs`` (ascending), with its variables
+    renumbered ``0..`` in order (so local pair ``k`` is global pair ``pairs[k]``)."""
+    local = np.full(inst.num_pairs, -1, dtype=np.int64)
+    local[pairs] = np.arange(len(pairs))
+    bins = np.flatnonzero(local[inst.bin_p] >= 0)
+    lu, li = np.unique(inst.pair_left[pairs], return_inverse=True)
+    ru, ri = np.unique(inst.pair_right[pairs], return_inverse=True)
+    return _compiled_view(len(lu), len(ru), dict(
+        pair_left=li, pair_right=ri, unary=inst.unary[pairs], bin_p=local[inst.bin_p[bins]],
+        bin_q=local[inst.bin_q[bins]], bin_w=inst.bin_w[bins]))
+
+
+def _round(sub: LatentInstance, xp: np.ndarray) -> np.ndarray:
+    """An incumbent from a fractional LP point: the maximum-weight one-to-one mapping for pair
+    weights ``x_p + 0.001 unary_p`` (a bipartite assignment, :mod:`.bipartite`), then smatch's
+    moves (best move or swap while it gains) on the compiled pairs."""
+    from . import bipartite  # only here: importing it costs scipy.optimize at start-up
+
+    w = xp + 1e-3 * sub.unary
+    keep = np.flatnonzero(w > 1e-9)
+    lu, li = np.unique(sub.pair_left[keep], return_inverse=True)
+    ru, ri = np.unique(sub.pair_right[keep], return_inverse=True)
+    bi = bipartite.BipartiteInstance(len(lu), len(ru), li, ri, w[keep])
+    al = bipartite.solve(bi, "exact", certify_exact=False).alignment
+    start = [-1] * sub.n_left
+    for a, b in zip(lu[al[:, 0]].tolist(), ru[al[:, 1]].tolist(), strict=True):
+        start[a] = b
+    best, _ = _Climber.of_compiled(sub).climb(start)
+    return _as_array(best)
+
+
+def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, model, options, backend,
+            t0: float):
+    """A component the LP did not settle: round and polish; if still below ``floor(LP)``,
+    the MIP warm-started from it. Returns ``(mapping, objective, bound, status, how, nodes)``."""
+    m = _round(sub, xp)
+    obj = check(sub, m)
+    if obj >= lp_bound:
+        return m, obj, lp_bound, Status.OPTIMAL, "LP bound", 0
+    opts = replace(options, warm_start=_x_of(sub, m),
+                   time_limit=remaining(options.time_limit, time.perf_counter() - t0))
+    if opts.time_limit == 0.0:
+        return m, obj, lp_bound, Status.TIME_LIMIT, "time limit", 0
+    res = verified_result(solve_model(model, backend, opts), model,
+                          decode=lambda z: _decode(sub, z), check=lambda al: check(sub, al),
+                          method="exact", seed=options.seed)
+    if res.alignment is not None and res.objective >= obj:
+        m, obj = res.alignment, res.objective
+    bound = lp_bound
+    if res.bound is not None:
+        bound = min(bound, float(np.floor(res.bound + INT_TOL)))
+    bound = max(bound, obj)
+    status = Status.OPTIMAL if obj >= bound else (res.status if res.status is not Status.OPTIMAL
+                                                  else Status.FEASIBLE)
+    return m, obj, bound, status, "MIP", res.nodes or 0
+
+
+def solve_exact_many(instances, *, options: SolveOptions | None = None, backend: str = "highs",
+                     linking: str = "aggregated") -> list[Result]:
+    """The ``exact`` method for many instances: consecutive instances are grouped into batches
+    of about :data:`BATCH_COLUMNS` model columns, each solved by :func:`_solve_batch` (HiGHS'
+    simplex is fastest on LPs of that size: one LP per pair pays a per-call overhead, one LP
+    for a whole corpus of 1,380 pairs is three times slower than 14 batches)."""
+    options = options or SolveOptions()
+    t0 = time.perf_counter()
+    instances = list(instances)
+    out: list[Result] = []
+    start, cols = 0, 0
+    for n, inst in enumerate(instances):
+        cols += inst.num_pairs + len(inst.bin_w)
+        if cols >= BATCH_COLUMNS or n == len(instances) - 1:
+            opts = replace(options, time_limit=remaining(options.time_limit,
+                                                         time.perf_counter() - t0))
+            out.extend(_solve_batch(instances[start:n + 1], opts, backend, linking))
+            start, cols = n + 1, 0
+    return out
+
+
+def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -> list[Result]:
+    """The ``exact`` method on a batch of instances.
+
+    1. The disjoint union of the instances is one ILP (:func:`ilp_model`); its LP relaxation is
+       solved in a single HiGHS call. The LP separates into the components
+       (:func:`component_labels`), so each component's share ``v`` of the LP optimum is its own
+       LP optimum, and -- the objective being an integer -- ``floor(v + 1e-6)`` bounds it.
+    2. A component whose LP point is integral is solved by it (its objective equals ``v``).
+    3. Any other is rounded and polished (:func:`_round`); if that reaches ``floor(v)`` it is
+       proven, else the component's MIP runs on ``backend`` warm-started from it (MIP
+       ``bound`` floored likewise); a time limit (it applies to the MIPs, the LP always runs
+       to optimality) leaves the incumbent and the bound.
+
+    One :class:`Result` per instance (bound = sum of its components' bounds; ``details``:
+    ``proven_by``, components per proof: ``assignment`` for a component without pairs of
+    pairs, whose LP is an assignment LP and has an integral optimal vertex, ``LP integral``,
+    ``LP bound``, ``MIP``); ``wall_time`` is the instance's share of the batch time by model
+    size. Every mapping is re-checked with :func:`check`."""
+    t0 = time.perf_counter()
+    big, loff, poff = _concat(instances)
+    owner = np.searchsorted(loff, big.pair_left, "right") - 1  # instance of each pair
+    count, label = component_labels(big)
+    P = big.num_pairs
+    model = ilp_model(big, linking)
+    x = np.zeros(model.num_vars)
+    if model.num_vars:
+        lp = solve_model(model.relax(), "highs",
+                         replace(options, warm_start=None, time_limit=None))
+        if lp.status is not Status.OPTIMAL or lp.x is None:
+            raise RuntimeError(f"the LP relaxation was not solved: {lp.raw_status}")
+        x = lp.x
+    col_label = np.concatenate([label, label[big.bin_p]])
+    lp_val = np.bincount(col_label, weights=model.c * x, minlength=count)
+    bound = np.floor(lp_val + INT_TOL)
+    xp = x[:P]
+    frac = np.abs(xp - np.round(xp)) > 1e-7
+    on = xp > 0.5
+    val = np.bincount(label, weights=big.unary * on, minlength=count)
+    both = on[big.bin_p] & on[big.bin_q]
+    val += np.bincount(label[big.bin_p], weights=big.bin_w * both, minlength=count)
+    bad = np.zeros(count, dtype=bool)
+    bad[label[frac]] = True
+    bad |= val < bound
+    how = np.where(np.bincount(col_label[P:], minlength=count) > 0, "LP integral",
+                   "assignment")
+    status = np.full(count, Status.OPTIMAL, dtype=object)
+    nodes = np.zeros(count, dtype=np.int64)
+    for k in np.flatnonzero(bad):
+        pairs = np.flatnonzero(label == k)
+        sub = _restrict(big, pairs)
+        m, obj, b, st, hw, nd = _settle(sub, xp[pairs], float(bound[k]),
+                                        ilp_model(sub, linking), options, backend, t0)
+        on[pairs] = False
+        idx = sub.pair_index(m)  # a swap may leave pairs no triple needs: they earn nothing
+        on[pairs[idx[idx >= 0]]] = True
+        bound[k], status[k], how[k], nodes[k] = b, st, hw, nd
+    total = time.perf_counter() - t0
+    comp_owner = np.zeros(count, dtype=np.int64)
+    comp_owner[label] = owner
+    sizes = np.array([i.num_pairs + len(i.bin_w) for i in instances], np.float64)
+    share = sizes / sizes.sum() if sizes.sum() else np.zeros(len(instances))
+    results = []
+    for n, inst in enumerate(instances):
+        sel = np.flatnonzero(on[poff[n]:poff[n + 1]])
+        m = _mapping(inst.pair_left[sel], inst.pair_right[sel])
+        obj = check(inst, m)
+        comps = np.flatnonzero(comp_owner == n)
+        st = worst_status(status[comps]) if len(comps) else Status.OPTIMAL
+        b = float(bound[comps].sum())
+        if st is Status.OPTIMAL and obj < b:
+            raise InfeasibleAlignmentError(f"instance {n}: components proven optimal sum to "
+                                           f"{b} but the mapping scores {obj}")
+        proven_by: dict = {}
+        for h in how[comps]:
+            proven_by[str(h)] = proven_by.get(str(h), 0) + 1
+        results.append(Result(st, obj, max(b, obj), m, "exact", float(total * share[n]),
+                              nodes=int(nodes[comps].sum()), backend=backend,
+                              components=len(comps), details={"proven_by": proven_by}))
+    return results
+
+
+# --------------------------------------------------------------------------------------------
+# solve
+# --------------------------------------------------------------------------------------------
+EXACT_METHODS = ("exact", "ilp", "brute")
+METHODS = EXACT_METHODS + ("hillclimb",)
+
+
+def _hillclimb_default(inst: LatentInstance) -> np.ndarray:
+    """smatch's hill-climbing with its default 4 restarts and seed 0 (a mapping array)."""
+    return _as_array(hillclimb_mapping(inst)[0])
+
+
+#: The heuristics, by the names :func:`solve` accepts.
+HEURISTICS = {"hillclimb": _hillclimb_default}
+
+
+def solve(inst: LatentInstance, method: str = "exact", *, backend: str = "highs",
+          time_limit: float | None = None, seed: int = 0, restarts: int = DEFAULT_RESTARTS,
+          rng: random.Random | None = None, linking: str = "aggregated",
+          threads: int = 1) -> Result:
+    """Solve ``inst`` with ``method`` and return a verified :class:`Result`.
+
+    ``exact``      :func:`solve_exact_many` on this one instance (components, LP bound, MIP
+                   only where needed; HiGHS for the LP, ``backend`` for the MIP).
+    ``ilp``        the whole ILP of :func:`ilp_model` through ``backend`` (highs, scipy, pulp,
+                   brute), warm-started on HiGHS from the smart initial mapping climbed.
+    ``brute``      :func:`brute_force` (tiny instances).
+    ``hillclimb``  smatch 1.0.4's hill-climbing with ``restarts`` restarts drawing from ``rng``
+                   (else ``random.Random(seed)``); status FEASIBLE, no bound;
+                   ``details["rounds"]``: the count each round reached.
+
+    The objective is always recomputed by :func:`check`; ``time_limit`` is an overall budget."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r} for latent-variable matching; choose one "
+                         "of " + ", ".join(METHODS))
+    t0 = time.perf_counter()
+    if method == "hillclimb":
+        ml, num, rounds = hillclimb_mapping(inst, restarts, rng=rng, seed=seed)
+        m = _as_array(ml)
+        obj = check(inst, m)
+        if obj != num:
+            raise VerificationError(f"hill-climbing reported {num} matches but its mapping "
+                                    f"scores {obj}")
+        return Result(Status.FEASIBLE, obj, None, m, "hillclimb", time.perf_counter() - t0,
+                      seed=seed, details={"restarts": restarts, "rounds": tuple(rounds)})
+    if method == "brute":
+        _, m = brute_force(inst)
+        obj = check(inst, m)
+        return Result(Status.OPTIMAL, obj, obj, m, "brute", time.perf_counter() - t0)
+    options = SolveOptions(time_limit=time_limit, threads=threads, seed=seed)
+    if method == "exact":
+        return solve_exact_many([inst], options=options, backend=backend, linking=linking)[0]
+    model = ilp_model(inst, linking)
+    if model.num_vars == 0:  # nothing can match: the empty mapping is optimal
+        return Result(Status.OPTIMAL, 0.0, 0.0, _mapping([], []), "ilp",
+                      time.perf_counter() - t0, backend=backend, seed=seed)
+    if backend == "highs":
+        start = _as_array(hillclimb_mapping(inst, 0, seed=seed)[0])
+        options = replace(options, warm_start=_x_of(inst, start))
+    return verified_result(solve_model(model, backend, options), model,
+                           decode=lambda x: _decode(inst, x), check=lambda al: check(inst, al),
+                           method="ilp", seed=seed)

@@ -1,0 +1,351 @@
+"""How far smatch's hill-climbing falls below the proven Smatch optimum, and what the exact path
+costs.
+
+Datasets (the triples of :mod:`exactalign.io.amr`, smatch 1.0.4's):
+
+* ``pilot``  -- every file pair with a reference in ``pilot/amr/reference`` (Little Prince gold vs
+  JAMR and CAMR, JAMR vs CAMR, gold vs the BART and T5 parsers, the bamboo STS pairs);
+* ``perturbed`` -- ``sample`` graphs of the Little Prince gold bank v3.0 (drawn once), each
+  scored against a perturbed copy of itself: ``rename`` (variables renumbered at random and the
+  triples shuffled: only the mapping is hidden), ``drop`` (each attribute and relation triple
+  removed with probability ``rate``), ``add`` (``rate`` x #relations random relation triples
+  added), ``relabel`` (each concept and relation label replaced, with probability ``rate``, by
+  another of the bank), ``anonymize`` (each concept replaced, with probability ``rate``, by
+  ``thing``: the smart initial mapping loses its anchors and relations must place the variables);
+* ``size`` -- ``k`` consecutive gold graphs joined under one new root (``multi-sentence``,
+  ``:snt1 .. :sntk``), against a ``relabel`` perturbation at the first rate: one graph of up to a
+  few hundred variables per instance, for time vs size.
+
+Without pilot data there are no ``pilot`` rows, and ``perturbed`` and ``size`` use a synthetic
+bank of random AMR-like trees (:func:`synthetic_bank`) instead of the gold bank.
+
+For every dataset and every number of restarts in ``restarts`` and seed in ``seeds`` (``size``:
+4 restarts, the first seed) one ``hillclimb`` row: pairs below the optimum (count and share), the
+mean and max gap in triples and in F1 points, the corpus F1 of both and its deficit, and time.
+One ``exact`` row per dataset: time, pairs proven (must be all), pairs proven without branching
+(``assignment``, ``LP integral`` or ``LP bound``: every component settled by the LP), components
+that needed the MIP. Seed-to-seed spread is the max - min of the corpus F1 over seeds (summary).
+
+Invariants (:class:`ExperimentError`): every pair proven optimal; hill-climbing never above the
+optimum; on the pilot files the exact matched count equals the reference optimum.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+
+from exactalign.data import resolve_data_dir
+from exactalign.io.amr import AmrGraph, read_amr, read_pairs
+from exactalign.metrics import smatch
+from exactalign.problems import latent
+
+from . import plot
+from .runner import ExperimentError
+
+NAME = "smatch_gap"
+DESCRIPTION = ("Smatch: smatch 1.0.4's hill-climbing (0/1/4/19 restarts, several seeds) vs the "
+               "proven optimum on the AMR pilot files and perturbed gold graphs; exact time "
+               "and size scaling.")
+DATA_SOURCE = ("pilot data: amr/reference/*.json file pairs and the Little Prince gold bank "
+               "v3.0 (amr/gold-banks); without it, perturbations of a synthetic bank of "
+               "random AMR-like trees (synthetic_bank) and no pilot-file rows")
+SEEDING = ("hill-climbing: one random.Random(seed) per (dataset, restarts, seed) drawn over the "
+           "pairs in order; perturbations: random.Random(f'{seed}-{kind}-{rate}') per dataset; "
+           "the gold-bank sample and the size groups: random.Random(config seed)")
+
+FULL = {
+    "seed": 0,
+    "restarts": [0, 1, 4, 19],
+    "seeds": [0, 1, 2],
+    "pilot_seeds": 3,
+    "sample": 100,
+    "perturbed_seeds": 2,
+    "perturbations": ["rename", "drop", "add", "relabel", "anonymize"],
+    "rates": [0.1, 0.5],
+    "sizes": [1, 4, 8, 16],
+    "size_instances": 2,
+}
+
+QUICK = {**FULL, "restarts": [0, 4], "seeds": [0, 1], "pilot_seeds": 2, "sample": 25,
+         "perturbations": ["rename", "relabel"], "rates": [0.3], "sizes": [1, 4],
+         "size_instances": 2, "pilot_files": ["lp_jamr_vs_gold.json"]}
+
+COLUMNS = ("dataset", "group", "method", "restarts", "seed", "pairs", "variables_mean",
+           "variables_max", "triples_mean", "pairs_below", "share_below", "gap_mean", "gap_max",
+           "gap_f1_mean", "gap_f1_max", "corpus_f1_exact", "corpus_f1", "deficit_f1_points",
+           "time_s", "proven", "proven_no_branch", "mip_components", "components")
+
+FIGURES = ("gap_vs_restarts.png", "time_vs_size.png")
+
+NO_BRANCH = ("assignment", "LP integral", "LP bound")
+
+
+# --------------------------------------------------------------------------------------------
+# perturbations (on smatch triples)
+# --------------------------------------------------------------------------------------------
+def _graph(n, inst, attr, rel) -> AmrGraph:
+    return AmrGraph(tuple(f"v{i}" for i in range(n)), tuple(inst), tuple(attr), tuple(rel))
+
+
+def perturb(g: AmrGraph, kind: str, rate: float, rng: random.Random, concepts: list,
+            roles: list) -> AmrGraph:
+    """A perturbed copy of ``g`` (see the module docstring); variables always renumbered."""
+    n = len(g.variables)
+    perm = list(range(n))
+    rng.shuffle(perm)
+    inst = [("instance", perm[v], c) for _, v, c in g.instances]
+    attr = [(r, perm[v], c) for r, v, c in g.attributes]
+    rel = [(r, perm[a], perm[b]) for r, a, b in g.relations]
+    if kind == "drop":
+        attr = [t for t in attr if rng.random() >= rate]
+        rel = [t for t in rel if rng.random() >= rate]
+    elif kind == "add":
+        for _ in range(round(rate * len(rel))):
+            rel.append((rng.choice(roles), rng.randrange(n), rng.randrange(n)))
+    elif kind == "anonymize":
+        inst = [(x, v, "thing" if rng.random() < rate else c) for x, v, c in inst]
+    elif kind == "relabel":
+        inst = [(x, v, rng.choice(concepts) if rng.random() < rate else c) for x, v, c in inst]
+        rel = [(rng.choice(roles) if rng.random() < rate else r, a, b) for r, a, b in rel]
+    inst.sort(key=lambda t: t[1])
+    rng.shuffle(attr)
+    rng.shuffle(rel)
+    return _graph(n, inst, attr, rel)
+
+
+def join(graphs) -> AmrGraph:
+    """Graphs joined under a new root ``multi-sentence`` with ``:snt1 ..`` relations."""
+    inst, attr, rel = [("instance", 0, "multi-sentence")], [("TOP", 0, "top")], []
+    off = 1
+    for k, g in enumerate(graphs, start=1):
+        inst += [(x, v + off, c) for x, v, c in g.instances]
+        attr += [(r, v + off, c) for r, v, c in g.attributes if r != "TOP"]
+        rel += [(r, a + off, b + off) for r, a, b in g.relations]
+        rel.append((f"snt{k}", 0, off))
+        off += len(g.variables)
+    return _graph(off, inst, attr, rel)
+
+
+# --------------------------------------------------------------------------------------------
+# datasets
+# --------------------------------------------------------------------------------------------
+#: Vocabulary of the synthetic fallback bank (AMR-like concepts and roles).
+SYNTHETIC_CONCEPTS = ("want-01", "go-02", "boy", "girl", "say-01", "see-01", "city", "big",
+                      "person", "name", "believe-01", "thing", "and", "possible-01", "work-01")
+SYNTHETIC_ROLES = ("ARG0", "ARG1", "ARG2", "mod", "location", "time", "op1", "op2", "domain")
+
+
+def synthetic_bank(n_graphs: int, seed: int) -> list[AmrGraph]:
+    """The fallback without pilot data: ``n_graphs`` random AMR-like trees of 2-14 variables
+    (concepts and roles from a small vocabulary, so that concepts repeat and the matching is
+    ambiguous, a few attributes, and smatch's TOP triple), drawn from ``random.Random(seed)``."""
+    rng = random.Random(f"{seed}-synthetic-bank")
+    bank = []
+    for _ in range(n_graphs):
+        n = rng.randint(2, 14)
+        inst = [("instance", v, rng.choice(SYNTHETIC_CONCEPTS)) for v in range(n)]
+        rel = [(rng.choice(SYNTHETIC_ROLES), rng.randrange(v), v) for v in range(1, n)]
+        attr = [("polarity", v, "-") for v in range(n) if rng.random() < 0.1]
+        bank.append(_graph(n, inst, attr + [("TOP", 0, "top")], rel))
+    return bank
+
+
+def datasets(config: dict) -> list[dict]:
+    """``{"name", "group", "pairs", "optimum" (reference or None), "seeds"}`` per dataset."""
+    data = resolve_data_dir()
+    out = []
+    if not data.available:
+        return out + _bank_datasets(config, synthetic_bank(max(200, config["sample"]),
+                                                           config["seed"]))
+    amr = data.require("amr")
+    for ref in sorted((amr / "reference").glob("*.json")):
+        if config.get("pilot_files") and ref.name not in config["pilot_files"]:
+            continue
+        d = json.loads(ref.read_text())
+        out.append({"name": ref.stem, "group": "pilot",
+                     "pairs": read_pairs(amr / d["test_file"], amr / d["gold_file"]),
+                     "optimum": [round(p["optimal_match"]) for p in d["per_pair"]],
+                     "seeds": config["seeds"][:config["pilot_seeds"]]})
+    return out + _bank_datasets(config, read_amr(amr / "gold-banks" /
+                                                 "amr-bank-struct-v3.0.txt"))
+
+
+def _bank_datasets(config: dict, bank: list[AmrGraph]) -> list[dict]:
+    """Perturbed copies of a sample of ``bank`` and joined groups of growing size."""
+    out = []
+    concepts = sorted({c for g in bank for _, _, c in g.instances})
+    roles = sorted({r for g in bank for r, _, _ in g.relations})
+    rng = random.Random(config["seed"])
+    sample = rng.sample(bank, config["sample"])
+    for kind in config["perturbations"]:
+        for rate in (config["rates"] if kind != "rename" else [0.0]):
+            prng = random.Random(f"{config['seed']}-{kind}-{rate}")
+            pairs = [(perturb(g, kind, rate, prng, concepts, roles), g) for g in sample]
+            out.append({"name": f"{kind}@{rate:g}", "group": "perturbed", "pairs": pairs,
+                        "optimum": None,
+                        "seeds": config["seeds"][:config["perturbed_seeds"]]})
+    for k in config["sizes"]:
+        pairs = []
+        for _ in range(config["size_instances"]):
+            start = rng.randrange(len(bank) - k)
+            gold = join(bank[start:start + k])
+            prng = random.Random(f"{config['seed']}-size-{k}-{start}")
+            pairs.append((perturb(gold, "relabel", config["rates"][0], prng, concepts, roles),
+                          gold))
+        out.append({"name": f"size{k}", "group": "size", "pairs": pairs, "optimum": None,
+                    "seeds": config["seeds"][:1], "restarts": [4]})
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# run
+# --------------------------------------------------------------------------------------------
+def _sizes(pairs):
+    nv = [len(t.variables) + len(g.variables) for t, g in pairs]
+    nt = [t.num_triples + g.num_triples for t, g in pairs]
+    return float(np.mean(nv)), int(max(nv)), float(np.mean(nt))
+
+
+def run_dataset(ds: dict, config: dict) -> list[dict]:
+    pairs = ds["pairs"]
+    insts = [smatch.instance_of(t, g) for t, g in pairs]
+    tests = np.array([t.num_triples for t, _ in pairs], float)
+    golds = np.array([g.num_triples for _, g in pairs], float)
+    vmean, vmax, tmean = _sizes(pairs)
+    base = {"dataset": ds["name"], "group": ds["group"], "pairs": len(pairs),
+            "variables_mean": vmean, "variables_max": vmax, "triples_mean": tmean}
+    t0 = time.perf_counter()
+    exact = latent.solve_exact_many(insts)
+    t_exact = time.perf_counter() - t0
+    opt = np.array([r.objective for r in exact])
+    if not all(r.proven_optimal for r in exact):
+        raise ExperimentError(f"{ds['name']}: not every pair proven optimal")
+    if ds["optimum"] is not None and list(opt.astype(int)) != ds["optimum"]:
+        raise ExperimentError(f"{ds['name']}: exact differs from the reference optimum")
+    f_ex = smatch.smatch_prf(opt.sum(), tests.sum(), golds.sum())[2]
+    how = [r.details["proven_by"] for r in exact]
+    rows = [{**base, "method": "exact", "restarts": None, "seed": None,
+             "corpus_f1_exact": f_ex, "corpus_f1": f_ex, "time_s": t_exact,
+             "proven": len(exact),
+             "proven_no_branch": sum(1 for h in how if set(h) <= set(NO_BRANCH)),
+             "mip_components": sum(h.get("MIP", 0) for h in how),
+             "components": sum(r.components for r in exact)}]
+    pair_f_ex = np.array([smatch.smatch_prf(o, t, g)[2]
+                          for o, t, g in zip(opt, tests, golds, strict=True)])
+    for restarts in ds.get("restarts", config["restarts"]):
+        for seed in ds["seeds"]:
+            rng = random.Random(seed)
+            t0 = time.perf_counter()
+            hc = np.array([latent.hillclimb_mapping(inst, restarts, rng=rng)[1]
+                           for inst in insts], float)
+            t_hc = time.perf_counter() - t0
+            if (hc > opt).any():
+                raise ExperimentError(f"{ds['name']}: hill-climbing above the optimum")
+            gap = opt - hc
+            pair_f = np.array([smatch.smatch_prf(o, t, g)[2]
+                               for o, t, g in zip(hc, tests, golds, strict=True)])
+            gf = 100 * (pair_f_ex - pair_f)
+            f_hc = smatch.smatch_prf(hc.sum(), tests.sum(), golds.sum())[2]
+            rows.append({**base, "method": "hillclimb", "restarts": restarts, "seed": seed,
+                         "pairs_below": int((gap > 0).sum()),
+                         "share_below": float((gap > 0).mean()),
+                         "gap_mean": float(gap.mean()), "gap_max": float(gap.max()),
+                         "gap_f1_mean": float(gf.mean()), "gap_f1_max": float(gf.max()),
+                         "corpus_f1_exact": f_ex, "corpus_f1": f_hc,
+                         "deficit_f1_points": 100 * (f_ex - f_hc), "time_s": t_hc})
+    return rows
+
+
+def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
+    rows = []
+    for ds in datasets(config):
+        t0 = time.perf_counter()
+        rows += [{c: r.get(c) for c in COLUMNS} for r in run_dataset(ds, config)]
+        if not quiet:
+            print(f"  {NAME}: {ds['name']} ({len(ds['pairs'])} pairs) "
+                  f"{time.perf_counter() - t0:.1f}s", flush=True)
+    return rows
+
+
+# --------------------------------------------------------------------------------------------
+# summary and figures (from the CSV alone)
+# --------------------------------------------------------------------------------------------
+def summary(rows: list[dict]) -> str:
+    """Per dataset: exact time and proofs; per restarts: share of pairs below the optimum,
+    mean/max gap, corpus F1 deficit (mean over seeds) and seed-to-seed spread, time."""
+    lines = ["| dataset | pairs | exact s | no-branch | restarts | below | gap mean (max) | "
+             "F1 gap pts mean (max) | corpus deficit pts | seed spread pts | hill-climb s |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    names = list(dict.fromkeys(r["dataset"] for r in rows))
+    for name in names:
+        sel = [r for r in rows if r["dataset"] == name]
+        ex = next(r for r in sel if r["method"] == "exact")
+        for restarts in sorted({r["restarts"] for r in sel if r["method"] == "hillclimb"}):
+            hc = [r for r in sel if r["method"] == "hillclimb" and r["restarts"] == restarts]
+            f = [r["corpus_f1"] for r in hc]
+            lines.append(
+                f"| {name} | {ex['pairs']} | {ex['time_s']:.2f} | "
+                f"{ex['proven_no_branch']}/{ex['proven']} | {restarts} | "
+                f"{100 * np.mean([r['share_below'] for r in hc]):.1f}% | "
+                f"{np.mean([r['gap_mean'] for r in hc]):.3f} "
+                f"({max(r['gap_max'] for r in hc):g}) | "
+                f"{np.mean([r['gap_f1_mean'] for r in hc]):.3f} "
+                f"({max(r['gap_f1_max'] for r in hc):.2f}) | "
+                f"{np.mean([r['deficit_f1_points'] for r in hc]):.3f} | "
+                f"{100 * (max(f) - min(f)):.3f} | "
+                f"{np.mean([r['time_s'] for r in hc]):.2f} |")
+    lines += ["", "below: share of pairs where hill-climbing ends below the proven optimum "
+              "(mean over seeds); gaps per pair in triples and F1 points; no-branch: pairs "
+              "proven by the LP alone (no MIP)."]
+    return "\n".join(lines) + "\n"
+
+
+def figures(csv_path: Path, out_dir: Path) -> list[Path]:
+    """``gap_vs_restarts.png``: share of pairs below the optimum and corpus F1 deficit vs
+    restarts per dataset; ``time_vs_size.png``: exact and hill-climbing (-r 4) time per pair vs
+    mean variables per pair."""
+    from .runner import read_rows
+
+    plt = plot.pyplot()
+    rows = read_rows(csv_path)
+    out_dir = Path(out_dir)
+    written = []
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+    hc = [r for r in rows if r["method"] == "hillclimb" and r["group"] != "size"]
+    xs = sorted({r["restarts"] for r in hc})
+    for name in dict.fromkeys(r["dataset"] for r in hc):
+        sel = [r for r in hc if r["dataset"] == name]
+        for ax, key, scale in ((axes[0], "share_below", 100), (axes[1], "deficit_f1_points", 1)):
+            st = plot.stats_by(sel, lambda r: r["restarts"], lambda r, k=key, s=scale: s * r[k])
+            plot.line_with_band(ax, xs, st, name, {"marker": "o"})
+    axes[0].set_ylabel("pairs below the optimum [%]")
+    axes[1].set_ylabel("corpus F1 deficit [points]")
+    for ax in axes:
+        ax.set_xlabel("random restarts (-r)")
+        ax.set_xscale("symlog", linthresh=1)
+        ax.set_xticks(xs, [str(x) for x in xs])
+        ax.grid(True, alpha=0.3)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper", fontsize=7)
+    fig.suptitle("smatch hill-climbing vs the proven optimum (mean over seeds, min–max band)")
+    written.append(plot.save(fig, out_dir / "gap_vs_restarts.png"))
+
+    fig, ax = plt.subplots(figsize=(6, 4.2), layout="constrained")
+    for method, label in (("exact", "exact (LP + MIP)"), ("hillclimb", "hill-climbing -r 4")):
+        pts = sorted((r["variables_mean"], r["time_s"] / r["pairs"]) for r in rows
+                     if r["method"] == method and (method == "exact" or r["restarts"] == 4))
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", label=label, alpha=0.8)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("variables per pair (test + gold, mean of the dataset)")
+    ax.set_ylabel("time per pair [s]")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title("Smatch: time vs graph size")
+    written.append(plot.save(fig, out_dir / "time_vs_size.png"))
+    return written

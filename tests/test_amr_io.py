@@ -1,0 +1,96 @@
+"""Reading AMR: triples exactly as smatch 1.0.4 builds them (hand-derived cases for every quirk,
+smatch's own parser side by side where the ``peers`` extra is installed, and the triple counts
+of every pilot pair against ``pilot/amr/reference``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from exactalign import InputError
+from exactalign.data import resolve_data_dir
+from exactalign.io.amr import normalize, parse_graph, read_amr, read_pairs
+
+QUIRKS = ('(c / city :name (n / name :op1 "New York" :op2 "x:y") :mod (b / big) '
+          ':mod "q" :ARG0-of c :consist-of n :quant 5 :polarity - :ARG1 z :wiki -)')
+
+
+def test_quirks_hand_derived():
+    g = parse_graph(QUIRKS.replace(":ARG1 z", ":ARG1 (z / zz :mod-of c)"))
+    assert g.variables == ("c", "n", "b", "z")
+    assert g.instances == (("instance", 0, "city"), ("instance", 1, "name"),
+                           ("instance", 2, "big"), ("instance", 3, "zz"))
+    # "New York" keeps its first token only; a closing quote becomes "_"; :mod "q" is lost;
+    # TOP comes last among the top variable's attributes.
+    assert g.attributes == (("quant", 0, "5"), ("polarity", 0, "-"), ("wiki", 0, "-"),
+                            ("TOP", 0, "top"), ("op1", 1, "New"), ("op2", 1, "x:y_"))
+    # :ARG0-of c inverted onto c itself, consist-of kept, :mod -> domain(child, parent),
+    # :mod-of -> mod (the suffix is stripped and the arguments swapped).
+    assert g.relations == (("name", 0, 1), ("ARG0", 0, 0), ("consist-of", 0, 1),
+                           ("ARG1", 0, 3), ("mod", 0, 3), ("domain", 2, 0))
+    assert g.num_triples == 16
+
+
+def test_forward_reference_order():
+    # a reference to a variable defined later is filed after the early ones (smatch's dict2)
+    g = parse_graph("(a / x :ARG0 b :ARG1 (b / y) :ARG2 a)")
+    assert g.relations == (("ARG1", 0, 1), ("ARG2", 0, 0), ("ARG0", 0, 1))
+
+
+def test_normalize():
+    assert normalize("Prince_") == "prince" == normalize("prince")
+
+
+def test_errors_name_file_and_line(tmp_path):
+    f = tmp_path / "bad.amr"
+    f.write_text("# ::id 1\n(a / b)\n\n# ::id 2\n(a / b :ARG0 (c / d)\n")
+    with pytest.raises(InputError) as e:
+        read_amr(f)
+    assert f"{f}:5" in str(e.value) and "unparsable" in str(e.value)
+    f.write_text("(a / b :ARG0 (a / c))\n")
+    with pytest.raises(InputError, match="defined twice"):
+        read_amr(f)
+    f.write_text("(a / b)\n")
+    g = tmp_path / "two.amr"
+    g.write_text("(a / b)\n\n(a / c)\n")
+    with pytest.raises(InputError, match="same number of graphs"):
+        read_pairs(f, g)
+    e = tmp_path / "empty.amr"
+    e.write_text("# only metadata\n\n")
+    assert read_amr(e) == []
+
+
+def test_same_as_smatch_parser():
+    amr = pytest.importorskip("amr", reason="smatch (peers extra) not installed")
+    for text in (QUIRKS, "(a / x :ARG0 b :ARG1 (b / y) :ARG2 a)",
+                 '(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))'):
+        ours = parse_graph(text)
+        theirs = amr.AMR.parse_AMR_line(text)
+        theirs.rename_node("a")
+        inst, attr, rel = theirs.get_triples()
+        assert list(ours.instances) == [(r, int(v[1:]), c) for r, v, c in inst]
+        assert list(ours.attributes) == [(r, int(v[1:]), c) for r, v, c in attr]
+        assert list(ours.relations) == [(r, int(v[1:]), int(w[1:])) for r, v, w in rel]
+
+
+def _reference_files():
+    try:
+        data = resolve_data_dir()
+    except InputError:
+        return []
+    if not data.available or not (data.path / "amr" / "reference").is_dir():
+        return []
+    return sorted((data.path / "amr" / "reference").glob("*.json"))
+
+
+@pytest.mark.pilot
+@pytest.mark.parametrize("ref", _reference_files(), ids=lambda p: p.stem)
+def test_pilot_triple_counts(ref):
+    d = json.loads(ref.read_text())
+    base = ref.parent.parent
+    pairs = read_pairs(base / d["test_file"], base / d["gold_file"])
+    assert len(pairs) == d["pairs"]
+    got = [(t.num_triples, g.num_triples) for t, g in pairs]
+    want = [(p["test_triples"], p["gold_triples"]) for p in d["per_pair"]]
+    assert got == want

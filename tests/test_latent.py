@@ -1,0 +1,141 @@
+"""Latent-variable matching: exact == ILP (every backend, both linkings) == brute force on small
+random instances; the hill-climber never beats the optimum; the checker recomputes every
+objective; batches equal single solves."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from exactalign.core.errors import InfeasibleAlignmentError
+from exactalign.core.solve import solve_model
+from exactalign.problems import latent
+from exactalign.problems.latent import LatentInstance
+
+
+@st.composite
+def instances(draw, max_vars=4):
+    nl = draw(st.integers(1, max_vars))
+    nr = draw(st.integers(1, max_vars))
+
+    def side(n):
+        un = draw(st.lists(st.tuples(st.sampled_from("abc"), st.integers(0, n - 1)),
+                           max_size=2 * n))
+        bi = draw(st.lists(st.tuples(st.sampled_from("rs"), st.integers(0, n - 1),
+                                     st.integers(0, n - 1)), max_size=2 * n))
+        return un, bi
+
+    lu, lb = side(nl)
+    ru, rb = side(nr)
+    return LatentInstance(nl, nr, lu, lb, ru, rb)
+
+
+# Two variables per side; each left triple has two right partners (smatch's "cycle" case).
+SQUARE = LatentInstance(2, 2, [("a", 0), ("a", 1)], [("r", 0, 1), ("r", 1, 0)],
+                        [("a", 0), ("a", 1)], [("r", 0, 1)])
+
+
+def test_square_by_hand():
+    # map 0->0, 1->1: two instance matches + r(0,1) ; 0->1, 1->0: two + r(1,0)->r(0,1)
+    assert latent.check(SQUARE, [[0, 0], [1, 1]]) == 3.0
+    assert latent.check(SQUARE, [[0, 1], [1, 0]]) == 3.0
+    assert latent.check(SQUARE, [[0, 0]]) == 1.0
+    r = latent.solve(SQUARE)
+    assert r.proven_optimal and r.objective == 3.0 and r.bound == 3.0
+
+
+def test_check_rejects_non_injective():
+    with pytest.raises(InfeasibleAlignmentError, match="mapped 2 times"):
+        latent.check(SQUARE, [[0, 0], [1, 0]])
+    with pytest.raises(InfeasibleAlignmentError, match="outside"):
+        latent.check(SQUARE, [[0, 2]])
+
+
+@given(instances())
+def test_exact_ilp_brute_agree(inst):
+    assume(inst.num_pairs <= 12)
+    brute, _ = latent.brute_force(inst)
+    ex = latent.solve(inst, "exact")
+    assert ex.proven_optimal and ex.objective == brute == latent.check(inst, ex.alignment)
+    for linking in ("aggregated", "simple"):
+        il = latent.solve(inst, "ilp", linking=linking)
+        assert il.proven_optimal and il.objective == brute
+    hc = latent.solve(inst, "hillclimb", seed=3)
+    assert hc.objective <= brute
+    assert hc.objective == latent.check(inst, hc.alignment)
+
+
+@given(instances(max_vars=5))
+def test_aggregated_lp_is_tighter(inst):
+    bounds = []
+    for linking in ("simple", "aggregated"):
+        m = latent.ilp_model(inst, linking)
+        bounds.append(solve_model(m.relax()).objective if m.num_vars else 0.0)
+    ex = latent.solve(inst).objective
+    assert ex - 1e-6 <= bounds[1] <= bounds[0] + 1e-6
+
+
+@pytest.mark.parametrize("backend", ["scipy", "pulp", "brute"])
+def test_backends_agree(backend):
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        n = 4
+        lu = [(str(rng.integers(3)), int(rng.integers(n))) for _ in range(4)]
+        ru = [(str(rng.integers(3)), int(rng.integers(n))) for _ in range(4)]
+        lb = [("r", int(rng.integers(n)), int(rng.integers(n))) for _ in range(4)]
+        rb = [("r", int(rng.integers(n)), int(rng.integers(n))) for _ in range(4)]
+        inst = LatentInstance(n, n, lu, lb, ru, rb)
+        ref = latent.solve(inst).objective
+        if backend == "brute" and inst.num_pairs + len(inst.bin_w) > 20:
+            continue
+        assert latent.solve(inst, "ilp", backend=backend).objective == ref
+
+
+def test_batch_equals_single():
+    rng = np.random.default_rng(1)
+    insts = []
+    for _ in range(20):
+        n = int(rng.integers(2, 7))
+        lu = [(int(rng.integers(4)), int(rng.integers(n))) for _ in range(n)]
+        ru = [(int(rng.integers(4)), int(rng.integers(n))) for _ in range(n)]
+        lb = [(int(rng.integers(2)), int(rng.integers(n)), int(rng.integers(n)))
+              for _ in range(2 * n)]
+        rb = [(int(rng.integers(2)), int(rng.integers(n)), int(rng.integers(n)))
+              for _ in range(2 * n)]
+        insts.append(LatentInstance(n, n, lu, lb, ru, rb))
+    many = latent.solve_exact_many(insts)
+    for inst, r in zip(insts, many, strict=True):
+        assert r.proven_optimal
+        assert r.objective == latent.solve(inst, "ilp").objective
+        assert r.objective == latent.check(inst, r.alignment)
+
+
+def test_hillclimb_is_seeded():
+    inst = LatentInstance(3, 3, [("a", 0), ("a", 1), ("a", 2)], [("r", 0, 1), ("r", 1, 2)],
+                          [("a", 0), ("a", 1), ("a", 2)], [("r", 2, 1), ("r", 1, 0)])
+    a = latent.solve(inst, "hillclimb", seed=5, restarts=3)
+    b = latent.solve(inst, "hillclimb", seed=5, restarts=3)
+    assert a.details["rounds"] == b.details["rounds"]
+    assert np.array_equal(a.alignment, b.alignment)
+    assert a.objective <= latent.solve(inst).objective == 5.0
+
+
+def _fractional_instance():
+    """An instance whose LP bound (3) exceeds the optimum (2) by a whole unit (found by a seeded
+    search): only the MIP can prove it."""
+    lb = [("1", 2, 1), ("0", 3, 1), ("1", 1, 0), ("1", 0, 3), ("1", 3, 2), ("1", 2, 0)]
+    rb = [("0", 2, 0), ("0", 2, 1), ("1", 1, 3), ("1", 0, 2), ("0", 2, 2), ("0", 1, 2)]
+    return LatentInstance(4, 4, [], lb, [], rb)
+
+
+def test_mip_path_and_time_limit():
+    inst = _fractional_instance()
+    brute, _ = latent.brute_force(inst)
+    assert solve_model(latent.ilp_model(inst).relax()).objective == pytest.approx(3.0)
+    r = latent.solve(inst)
+    assert r.proven_optimal and r.objective == brute == 2.0
+    assert r.details["proven_by"] == {"MIP": 1} and r.bound == 2.0
+    t = latent.solve(inst, time_limit=0.0)
+    assert t.status.value == "time_limit" and t.objective == 2.0 and t.bound == 3.0

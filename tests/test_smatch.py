@@ -1,0 +1,159 @@
+"""Smatch: the exact score reproduces the reference optimum of every pilot pair (all proven);
+the hill-climber is smatch 1.0.4's, call for call (checked against the real smatch with its
+reseeding disabled); corpus aggregation and variants; the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from exactalign import InputError
+from exactalign.cli import main
+from exactalign.data import resolve_data_dir
+from exactalign.io.amr import parse_graph, read_pairs
+from exactalign.metrics import smatch
+from exactalign.problems import latent
+
+TEST = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
+GOLD = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b :polarity -))"
+
+
+def test_hand_derived_pair():
+    # test: 3 instances + TOP + 3 relations = 7; gold: 3 + TOP + polarity + 3 = 8; everything
+    # but go-02/go-01 and polarity matches: 6.
+    sc = smatch.score_pairs([(parse_graph(TEST), parse_graph(GOLD))], method="both")
+    assert sc.totals("exact") == (6.0, 7, 8)
+    p, r, f = sc.prf("exact")
+    assert (p, r) == (6 / 7, 6 / 8) and f == pytest.approx(2 * 6 / 15)
+    assert sc.totals("hillclimb")[0] == 6.0
+
+
+def test_variants_by_hand():
+    pair = [(parse_graph(TEST), parse_graph(GOLD))]
+    assert smatch.score_pairs(pair, variant="concept-only").totals("exact") == (2.0, 3, 3)
+    assert smatch.score_pairs(pair, variant="no-attributes").totals("exact") == (5.0, 6, 6)
+    t2 = parse_graph("(w / want-01 :ARG1 (b / boy) :ARG0 (g / go-01 :ARG0 b))")
+    un = smatch.score_pairs([(t2, parse_graph(GOLD))], variant="unlabeled")
+    full = smatch.score_pairs([(t2, parse_graph(GOLD))], variant="full")
+    assert un.totals("exact")[0] == 7.0  # instances 3, TOP, 3 unlabeled edges
+    assert full.totals("exact")[0] == 5.0  # w, b and g mapped in order: only g :ARG0 b
+
+
+def test_matched_triples_report():
+    t, g = parse_graph(TEST), parse_graph(GOLD)
+    res = smatch.score_pairs([(t, g)]).pairs[0].exact
+    pairs = smatch.matched_triples(t, g, res.alignment)
+    assert len(pairs) == 6
+    assert (("ARG0", "g", "b"), ("ARG0", "g", "b")) in pairs
+
+
+def _patched_smatch(seed, monkeypatch):
+    """The real smatch module with ``random.seed()`` (system entropy) disabled and its global
+    generator replaced by a seeded one (undone after the test)."""
+    sm = pytest.importorskip("smatch", reason="smatch (peers extra) not installed")
+
+    class NoReseed(random.Random):
+        def seed(self, *args, **kwargs):
+            if args or kwargs:
+                super().seed(*args, **kwargs)
+
+    monkeypatch.setattr(sm, "random", NoReseed(seed))
+    monkeypatch.setattr(sm, "iteration_num", 5)  # -r 4
+    return sm
+
+
+def _pilot(*parts):
+    try:
+        data = resolve_data_dir()
+    except InputError:
+        return None
+    if not data.available:
+        return None
+    p = data.path.joinpath("amr", *parts)
+    return p if p.exists() else None
+
+
+def _raw_blocks(path):
+    import amr
+
+    with open(path) as f:
+        while True:
+            line = amr.AMR.get_amr_line(f)
+            if not line:
+                return
+            yield line
+
+
+@pytest.mark.pilot
+@pytest.mark.parametrize("files", [("lpp-test-jamr-camr", "jamr.txt", "lp_test.txt"),
+                                   ("bamboo-sts-test", "src.test.amr", "tgt.test.amr")])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_hillclimb_is_smatch_call_for_call(files, seed, monkeypatch):
+    folder, a, b = files
+    if _pilot(folder) is None:
+        pytest.skip("pilot data not available")
+    sm = _patched_smatch(seed, monkeypatch)
+    test, gold = _pilot(folder, a), _pilot(folder, b)
+    pairs = read_pairs(test, gold)[:60]
+    raw = list(zip(_raw_blocks(test), _raw_blocks(gold), strict=False))[:60]
+    rng = random.Random(seed)
+    for (t, g), (rt, rg) in zip(pairs, raw, strict=True):
+        sm.match_triple_dict.clear()
+        theirs, nt, ng = sm.get_amr_match(rt, rg)
+        inst = smatch.instance_of(t, g)
+        _, ours, _ = latent.hillclimb_mapping(inst, 4, rng=rng)
+        assert (ours, t.num_triples, g.num_triples) == (theirs, nt, ng)
+
+
+def _references():
+    base = _pilot("reference")
+    return sorted(base.glob("*.json")) if base else []
+
+
+@pytest.mark.pilot
+@pytest.mark.parametrize("ref", _references(), ids=lambda p: p.stem)
+def test_pilot_optimum_proven(ref):
+    d = json.loads(ref.read_text())
+    base = ref.parent.parent
+    sc = smatch.score_files(base / d["test_file"], base / d["gold_file"], method="exact")
+    for pair, want in zip(sc.pairs, d["per_pair"], strict=True):
+        res = pair.exact
+        assert res.proven_optimal, pair.index
+        assert res.objective == round(want["optimal_match"])
+        assert res.objective >= max(want["smatch_r4_match_per_seed"])
+        assert res.bound == res.objective
+    m, t, g = sc.totals("exact")
+    assert (m, t, g) == (d["corpus"]["optimal_match"], d["corpus"]["test_triples"],
+                         d["corpus"]["gold_triples"])
+    assert sc.prf("exact")[2] == pytest.approx(d["corpus"]["f1"], abs=1e-12)
+
+
+def test_cli_prints_like_smatch(tmp_path, capsys):
+    a, b = tmp_path / "test.amr", tmp_path / "gold.amr"
+    a.write_text("# ::id 1\n" + TEST + "\n\n(x / xx)\n")
+    b.write_text(GOLD + "\n\n# ::id 2\n(y / xx)\n")
+    assert main(["smatch", "-f", str(a), str(b), "--pr"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["Precision: 0.89", "Recall: 0.80", "F-score: 0.84"]  # 8/9, 8/10
+    assert main(["smatch", "-f", str(a), str(b), "--method", "both", "--pairs", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["overall"]["exact"]["matched"] == 8 and d["overall"]["exact"]["proven_pairs"] == 2
+    assert d["pairs"][1]["exact"]["status"] == "optimal"
+    assert d["pairs"][1]["gap"] == {"triples": 0.0, "f1_points": 0.0}
+    assert d["pairs"][1]["exact"]["matched_triples"] == [
+        [["instance", "x", "xx"], ["instance", "y", "xx"]], [["TOP", "x", "top"],
+                                                             ["TOP", "y", "top"]]]
+    b.write_text(GOLD + "\n")
+    assert main(["smatch", "-f", str(a), str(b)]) == 2
+    assert "same number of graphs" in capsys.readouterr().err
+
+
+def test_empty_files_score_zero(tmp_path, capsys):
+    a = tmp_path / "empty.amr"
+    a.write_text("# ::id only metadata\n\n")
+    assert main(["smatch", "-f", str(a), str(a), "--json", "--method", "both"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["pairs_scored"] == 0
+    assert d["overall"]["exact"]["f1"] == 0.0 == d["overall"]["hillclimb"]["f1"]
