@@ -76,6 +76,12 @@ def test_nested_mentions_of_two_entities_and_pipe_combinations():
     assert d.clusters == (((0, 2),), ((0, 1), (3, 4)), ((2, 2), (3, 3)), ((4, 4),))
 
 
+def test_empty_mark_of_evmeval_v18_is_no_mention():
+    # scorer_v1.8 writes "(-)" on rows without a mention; the reference finds no id in it.
+    (d,) = parse_conll(doc("e", ["(1)", "(-)", "(1)"]))
+    assert d.clusters == (((0, 0), (2, 2)),)
+
+
 def test_concatenation_without_pipes_as_the_reference_reads_it():
     # TC-A-7 of the reference tests: "(1(1" ... "1)1)" is one mention written twice.
     (d,) = parse_conll(doc("r", ["(1(1", "-", "1)1)"]))

@@ -82,7 +82,9 @@ _DOUBLE = re.compile(r"\(([0-9]+\+[0-9])\)")
 _SINGLE = re.compile(r"\(([0-9]+)\)")
 _OPEN = re.compile(r"\(([0-9]+)")
 _CLOSE = re.compile(r"([0-9]+)\)")
-_REST = re.compile(r"[|_\-]*")
+# What may be left over: separators, and the "(-)" that EvmEval's scorer_v1.8 writes on rows
+# without a mention (the reference's passes find no id in it and it is ignored).
+_REST = re.compile(r"(?:[|_\-]|\(-\))*")
 
 
 @dataclass(frozen=True)
