@@ -208,8 +208,9 @@ def versions() -> dict[str, str | None]:
 
 def git_info(repo: Path = CHECKOUT) -> dict[str, Any]:
     """``{"commit": HEAD or None, "dirty": bool or None}`` of ``repo``; ``dirty`` means tracked
-    files differ from HEAD (untracked files, such as fresh results, do not count). ``None``
-    values when git or the repository is absent (never an error)."""
+    files outside ``results/`` differ from HEAD (untracked files and results being rewritten by
+    this very run do not count). ``None`` values when git or the repository is absent (never an
+    error)."""
 
     def git(*args: str) -> str | None:
         try:
@@ -220,7 +221,8 @@ def git_info(repo: Path = CHECKOUT) -> dict[str, Any]:
         return p.stdout.strip() if p.returncode == 0 else None
 
     commit = git("rev-parse", "HEAD")
-    status = git("status", "--porcelain", "--untracked-files=no") if commit else None
+    status = git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                 ":(exclude)results") if commit else None
     return {"commit": commit, "dirty": None if status is None else bool(status)}
 
 

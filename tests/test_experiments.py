@@ -21,6 +21,7 @@ from experiments.runner import (
     META_KEYS,
     ExperimentError,
     config_for,
+    git_info,
     make_figures,
     parallel_map,
     read_header,
@@ -246,3 +247,20 @@ def test_synthetic_weight_distributions():
     assert set(np.round(d.weights, 12)) <= {round(v, 12) for v in allowed}
     full = synthetic.random_bipartite(4, degree=10, seed=0)  # degree beyond the grid: all pairs
     assert full.num_pairs == 16
+
+
+def test_git_info_ignores_results_but_not_code(tmp_path):
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "rows.csv").write_text("a\n")
+    (tmp_path / "code.py").write_text("x = 1\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init")
+    assert git_info(tmp_path)["dirty"] is False
+    (tmp_path / "results" / "rows.csv").write_text("b\n")  # an experiment rewriting results
+    assert git_info(tmp_path)["dirty"] is False
+    (tmp_path / "code.py").write_text("x = 2\n")
+    assert git_info(tmp_path)["dirty"] is True
