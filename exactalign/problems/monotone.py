@@ -104,11 +104,9 @@ from . import bipartite
 from .bipartite import BipartiteInstance
 
 #: kind -> (capacity of a reference item, capacity of a predicted item); None = unlimited.
+#: The kinds of bipartite matching except N:N, which is not supported here.
 KINDS: dict[str, tuple[int | None, int | None]] = {
-    "1:1": (1, 1),
-    "1:N": (None, 1),
-    "N:1": (1, None),
-}
+    k: caps for k, caps in bipartite.KINDS.items() if k != "N:N"}
 
 FORMULATIONS = ("compact", "grid", "pairwise")
 
