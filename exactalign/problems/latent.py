@@ -60,6 +60,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from ..core.errors import (
+    BackendError,
     InfeasibleAlignmentError,
     InputError,
     ModelTooLargeError,
@@ -810,7 +811,7 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
         lp = solve_model(model.relax(), "highs",
                          replace(options, warm_start=None, time_limit=None))
         if lp.status is not Status.OPTIMAL or lp.x is None:
-            raise RuntimeError(f"the LP relaxation was not solved: {lp.raw_status}")
+            raise BackendError(f"the LP relaxation was not solved: {lp.raw_status}")
         x = lp.x
     col_label = np.concatenate([label, label[big.bin_p]])
     lp_val = np.bincount(col_label, weights=model.c * x, minlength=count)
@@ -851,8 +852,8 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
         st = worst_status(status[comps]) if len(comps) else Status.OPTIMAL
         b = float(bound[comps].sum())
         if st is Status.OPTIMAL and obj < b:
-            raise InfeasibleAlignmentError(f"instance {n}: components proven optimal sum to "
-                                           f"{b} but the mapping scores {obj}")
+            raise VerificationError(f"instance {n}: components proven optimal sum to {b} but "
+                                    f"the mapping scores {obj}")
         proven_by: dict = {}
         for h in how[comps]:
             proven_by[str(h)] = proven_by.get(str(h), 0) + 1
