@@ -62,6 +62,9 @@ BNB_MAX_SIZE = 50_000
 #: (one recursion level per variable; Python's default recursion limit is 1,000).
 BNB_MAX_DEPTH = 400
 
+#: :func:`branch_and_bound`'s mark of a left variable not yet decided.
+UNDECIDED = -2
+
 
 def _compiled_field(name: str, doc: str) -> property:
     """A read-only view of one array of :attr:`LatentInstance._compiled`."""
@@ -558,10 +561,11 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
 
     lgroups: dict = {}  # built on first use
     rgroups: dict = {}
-    chosen: dict = {}         # decided left variable -> its pair (or -1: unmapped)
-    used_right: set = set()
-    undecided: set = set()    # the current component's undecided left variables
-    rights: list = []         # the current component's right variables
+    # Search state, in lists indexed by variable (faster than dicts and sets here):
+    state = [UNDECIDED] * inst.n_left  # per left variable: its pair, -1 unmapped, or UNDECIDED
+    used = bytearray(inst.n_right)     # per right variable: 1 when taken
+    lefts: list = []                   # the current component's left variables, ascending
+    rights: list = []                  # the current component's right variables
     nodes = 0
     aborted = False
     best, best_set = 0, []
@@ -571,17 +575,17 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         undecided partner variable the heaviest link to a free pair)."""
         top = 0
         for p in cand[a]:
-            if right_of[p] in used_right:
+            if used[right_of[p]]:
                 continue
             s = unary2[p]
             lg = lgroups.get(p)
             if lg is None:
                 lg = lgroups[p] = grouped(p, left_of)
             for a2, qs in lg:
-                c = chosen.get(a2)
-                if c is None:
+                c = state[a2]
+                if c == UNDECIDED:
                     for w, q in qs:
-                        if right_of[q] not in used_right:
+                        if not used[right_of[q]]:
                             s += w
                             break
                 elif c >= 0:
@@ -595,21 +599,21 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         variable, halves grouped by the partner's right variable."""
         top = 0
         for p in rcand[b]:
-            if left_of[p] not in undecided:
+            if state[left_of[p]] != UNDECIDED:
                 continue
             s = unary2[p]
             rg = rgroups.get(p)
             if rg is None:
                 rg = rgroups[p] = grouped(p, right_of)
             for b2, qs in rg:
-                if b2 in used_right:
+                if used[b2]:
                     for w, q in qs:
-                        if chosen.get(left_of[q]) == q:
+                        if state[left_of[q]] == q:
                             s += 2 * w
                             break
                 else:
                     for w, q in qs:
-                        if left_of[q] in undecided:
+                        if state[left_of[q]] == UNDECIDED:
                             s += w
                             break
             if s > top:
@@ -619,17 +623,21 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
     def bound2(value: int):
         """``(2 x bound, branching variable or None)`` at the current node."""
         left2, pick, pick_h = 0, None, -1
-        for a in sorted(undecided):
+        for a in lefts:
+            if state[a] != UNDECIDED:
+                continue
             h = left_h2(a)
             left2 += h
-            if h > pick_h and any(right_of[p] not in used_right for p in cand[a]):
-                pick, pick_h = a, h
+            if h > pick_h:
+                for p in cand[a]:
+                    if not used[right_of[p]]:
+                        pick, pick_h = a, h
+                        break
         if pick is None:
             return 2 * value, None
         b2 = 2 * value + left2
         if b2 // 2 > best:
-            b2 = 2 * value + min(left2, sum(right_h2(b) for b in rights
-                                            if b not in used_right))
+            b2 = 2 * value + min(left2, sum(right_h2(b) for b in rights if not used[b]))
         return b2, pick
 
     def search(value: int) -> None:
@@ -641,40 +649,38 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         b2, pick = bound2(value)
         if pick is None:  # nothing left to map: a leaf
             if value > best:
-                best, best_set = value, [p for p in chosen.values() if p >= 0]
+                best, best_set = value, [state[a] for a in lefts if state[a] >= 0]
             return
         if b2 // 2 <= best:
             return
-        undecided.discard(pick)
         options = []
         for p in cand[pick]:
-            if right_of[p] in used_right:
+            if used[right_of[p]]:
                 continue
             gain = unary[p]
             for q, w in adj[p].items():
-                if chosen.get(left_of[q]) == q:
+                if state[left_of[q]] == q:
                     gain += w
             pot = 0
             for a2, qs in lgroups.get(p) or grouped(p, left_of):
-                if a2 not in chosen:
+                if state[a2] == UNDECIDED:
                     for w, q in qs:
-                        if right_of[q] not in used_right:
+                        if not used[right_of[q]]:
                             pot += w
                             break
             options.append((-(2 * gain + pot), -gain, p))
         options.sort()
         for _, neg, p in options:
-            chosen[pick] = p
-            used_right.add(right_of[p])
+            state[pick] = p
+            used[right_of[p]] = 1
             search(value - neg)
-            used_right.discard(right_of[p])
+            used[right_of[p]] = 0
             if aborted:
                 break
         if not aborted:
-            chosen[pick] = -1
+            state[pick] = -1
             search(value)
-        del chosen[pick]
-        undecided.add(pick)
+        state[pick] = UNDECIDED
 
     mapping_pairs: list = []
     bound = 0
@@ -689,19 +695,16 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         best = sum(unary[p] for p in inc) + sum(
             w for p in inc for q, w in adj[p].items() if q in start_pairs and p < q)
         best_set = inc
-        undecided = {left_of[p] for p in comp}
+        lefts = sorted({left_of[p] for p in comp})
         rights = sorted({right_of[p] for p in comp})
-        if len(undecided) > BNB_MAX_DEPTH:
+        if len(lefts) > BNB_MAX_DEPTH:
             aborted = True  # the search recurses once per left variable
         if aborted:
             root = bound2(0)[0] // 2
         else:
             search(0)
             root = best if not aborted else None
-        if root is None:  # cut short inside this component: its root bound
-            chosen.clear()
-            used_right.clear()
-            undecided = {left_of[p] for p in comp}
+        if root is None:  # cut short inside this component (the search undid its state)
             root = bound2(0)[0] // 2
         mapping_pairs += best_set
         bound += max(root, best)
