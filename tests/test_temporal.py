@@ -85,6 +85,52 @@ def test_backends_agree(i):
     assert a.objective == pytest.approx(b.objective)
 
 
+def _reduction_by_closures(i, kept, order):
+    """The reference: rebuild the whole closure without each visited link."""
+    mask = np.asarray(kept, bool).copy()
+    for k in order:
+        if mask[k] and tp.is_known(i.rel[k]):
+            mask[k] = False
+            if not tp.Closure(i, mask).entails(int(i.src[k]), int(i.dst[k]), i.rel[k]):
+                mask[k] = True
+    return mask
+
+
+@settings(max_examples=60)
+@given(instances(), st.randoms(use_true_random=False))
+def test_transitive_reduction_equals_closure_per_link(i, rnd):
+    kept = np.zeros(i.n_links, bool)
+    kept[np.asarray(tp.solve(i, "greedy-order").alignment, dtype=np.int64)] = True
+    order = [int(k) for k in np.flatnonzero(kept)]
+    rnd.shuffle(order)
+    red = tp.transitive_reduction(i, kept, order)
+    assert red.tolist() == _reduction_by_closures(i, kept, order).tolist()
+    assert not (red & ~kept).any()
+    full, reduced = tp.Closure(i, kept), tp.Closure(i, red)
+    for k in np.flatnonzero(kept):  # the reduction keeps every entailment of the kept links
+        x, y, rel = int(i.src[k]), int(i.dst[k]), i.rel[k]
+        assert reduced.entails(x, y, rel) == full.entails(x, y, rel)
+    for k in np.flatnonzero(red):   # and no remaining link follows from the others
+        rest = red.copy()
+        rest[k] = False
+        assert not tp.Closure(i, rest).entails(int(i.src[k]), int(i.dst[k]), i.rel[k])
+
+
+def test_transitive_reduction_depends_on_the_order():
+    chain = inst(("a", "b", "BEFORE"), ("b", "c", "BEFORE"), ("a", "c", "BEFORE"))
+    for order in ([0, 1, 2], [2, 0, 1]):  # only a < c follows from the others
+        assert tp.transitive_reduction(chain, np.ones(3, bool), order).tolist() == [
+            True, True, False]
+    # three equalities: whichever is visited first follows from the other two and goes
+    eq = inst(("a", "b", "SIMULTANEOUS"), ("b", "c", "IDENTITY"), ("a", "c", "SIMULTANEOUS"))
+    assert tp.transitive_reduction(eq, np.ones(3, bool), [0, 1, 2]).tolist() == [
+        False, True, True]
+    assert tp.transitive_reduction(eq, np.ones(3, bool), [2, 1, 0]).tolist() == [
+        True, True, False]
+    # only visited links can go
+    assert tp.transitive_reduction(chain, np.ones(3, bool), [0, 1]).tolist() == [True] * 3
+
+
 def test_greedy_order_is_suboptimal_where_file_order_misleads():
     # the first link contradicts each of the next two, which are consistent together
     i = inst(("a", "b", "SIMULTANEOUS"), ("a", "b", "BEFORE"), ("b", "a", "AFTER"))

@@ -657,13 +657,8 @@ def exact_graph(links, *, backend: str = "highs", time_limit: float | None = Non
     kept = np.zeros(inst.n_links, bool)
     kept[np.asarray(res.alignment, dtype=np.int64)] = True
     closure = tp.Closure(inst, kept)
-    reduction = kept.copy()
-    for k in sorted(np.flatnonzero(kept & np.array([tp.is_known(r) for r in inst.rel], bool)),
-                    key=lambda k: (unique[k][0], unique[k][1], unique[k][2])):
-        reduction[k] = False
-        if not tp.Closure(inst, reduction).entails(int(inst.src[k]), int(inst.dst[k]),
-                                                   inst.rel[k]):
-            reduction[k] = True
+    order = sorted(np.flatnonzero(kept).tolist(), key=lambda k: unique[k][:3])
+    reduction = tp.transitive_reduction(inst, kept, order)
     dropped = [int(k) for k in np.flatnonzero(~kept)]
     return _ExactGraph(inst, closure, [int(k) for k in np.flatnonzero(reduction)] + dropped,
                        dropped, res)
