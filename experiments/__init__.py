@@ -20,6 +20,7 @@ from . import (
     muc4_gap,
     nugget_gap,
     smatch_gap,
+    smatch_walltime,
     temporal_gap,
 )
 
@@ -31,6 +32,7 @@ REGISTRY = {
     muc4_gap.NAME: muc4_gap,
     monotone_gap.NAME: monotone_gap,
     smatch_gap.NAME: smatch_gap,
+    smatch_walltime.NAME: smatch_walltime,
     temporal_gap.NAME: temporal_gap,
 }
 

@@ -15,7 +15,7 @@ from exactalign import synthetic
 from exactalign.core.errors import InputError
 from exactalign.core.result import Result, Status
 from exactalign.data import resolve_data_dir
-from experiments import REGISTRY, bipartite_scaling
+from experiments import REGISTRY, bipartite_scaling, smatch_walltime
 from experiments.__main__ import main
 from experiments.runner import (
     META_KEYS,
@@ -174,6 +174,21 @@ def test_invariant_violations_raise():
                                            {})
     with pytest.raises(ExperimentError, match="exact path"):
         bipartite_scaling.check_invariants("i", _result(10.0), None, {})
+
+
+def test_smatch_walltime_rows_and_invariants(quick_out):
+    rows = read_rows(quick_out / "smatch_walltime" / "rows.csv")
+    ours = [r for r in rows if r["tool"] == "exactalign"]
+    assert len(ours) == smatch_walltime.QUICK["rounds"] * len({r["file"] for r in rows})
+    assert all(r["returncode"] == 0 and r["wall_s"] > 0 and not r["skipped"] for r in ours)
+    for tool, cmd in smatch_walltime.commands().items():  # a missing peer is a skipped row
+        assert any(r["tool"] == tool and r["skipped"] for r in rows) == (cmd is None)
+    row = {"file": "f", "tool": "exactalign", "f_score": 0.55, "skipped": False}
+    smatch_walltime._check("f", [row, {**row, "tool": "smatch", "f_score": 0.54}])
+    with pytest.raises(ExperimentError, match="above the proven optimum"):
+        smatch_walltime._check("f", [row, {**row, "tool": "smatch", "f_score": 0.56}])
+    with pytest.raises(ExperimentError, match="printed F-scores"):
+        smatch_walltime._check("f", [row, {**row, "f_score": 0.54}])
 
 
 def test_a_violation_fails_the_run_and_writes_nothing(tmp_path, monkeypatch, capsys):
