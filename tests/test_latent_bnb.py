@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from hypothesis import assume, given, settings
@@ -123,9 +124,10 @@ def test_failures_stop_the_branch_and_bound(monkeypatch):
     calls = []
     real = lp.bnb_result
 
-    def spy(inst, **kw):
+    def spy(inst, **kw):  # every attempt fails: not proven, a bound above its objective
         calls.append(kw["work_limit"])
-        return real(inst, work_limit=0)  # every attempt fails: budget of one node
+        r = real(inst, **kw)
+        return replace(r, status=Status.FEASIBLE, bound=r.objective + 1)
 
     monkeypatch.setattr(lp, "bnb_result", spy)
     sc = smatch.score_pairs(graphs)

@@ -524,9 +524,11 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
                      work_limit: int = BNB_WORK_LIMIT) -> BnbOutcome:
     """The best one-to-one mapping of ``inst`` by depth-first branch and bound (module
     docstring for the bound), component by component (independent parts of the instance).
-    ``start``: an incumbent mapping (rows ``(left, right)``; default none: the first dive finds
-    one, which measured faster on the pilot AMR pairs than climbing smatch's smart initial
-    mapping first). Branches on the undecided left variable with the largest ``h``, trying its
+    ``start``: an incumbent mapping (rows ``(left, right)``; default none). Each component
+    starts from the better of it and a greedy completion (left variables in order of their root
+    ``h``, each taking its pair of largest immediate gain): measured 12-15% faster on the
+    103-pair pilot files than letting the search's first dive find the incumbent, and faster
+    than climbing smatch's smart initial mapping first. Branches on the undecided left variable with the largest ``h``, trying its
     images best first (twice the immediate gain plus the halves still reachable) and then
     "unmapped"; deterministic. After ``node_limit`` nodes in
     all (default: ``work_limit`` divided by the number of useful pairs and pair-of-pairs links,
@@ -682,8 +684,33 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
             search(value)
         state[pick] = UNDECIDED
 
+    def dive():
+        """The current component's greedy completion (docstring above): (value, pairs)."""
+        order = sorted(lefts, key=lambda a: -left_h2(a))
+        taken, value = [], 0
+        for a in order:
+            top, top_p = 0, None
+            for p in cand[a]:
+                if used[right_of[p]]:
+                    continue
+                gain = unary[p]
+                for q, w in adj[p].items():
+                    if state[left_of[q]] == q:
+                        gain += w
+                if gain > top:
+                    top, top_p = gain, p
+            if top_p is not None:
+                state[a] = top_p
+                used[right_of[top_p]] = 1
+                taken.append(top_p)
+                value += top
+        for p in taken:
+            state[left_of[p]] = UNDECIDED
+            used[right_of[p]] = 0
+        return value, taken
+
     mapping_pairs: list = []
-    bound = 0
+    bound = claimed = 0  # claimed: the incumbents' values, rechecked against the mapping
     for comp in _components(pairs, adj):
         inc = [p for p in comp if p in start_pairs]
         if len({left_of[p] for p in comp}) == 1 or len({right_of[p] for p in comp}) == 1:
@@ -691,12 +718,16 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
             top = max(comp, key=lambda p: (unary[p], -p))
             mapping_pairs.append(top)
             bound += unary[top]
+            claimed += unary[top]
             continue
         best = sum(unary[p] for p in inc) + sum(
             w for p in inc for q, w in adj[p].items() if q in start_pairs and p < q)
         best_set = inc
         lefts = sorted({left_of[p] for p in comp})
         rights = sorted({right_of[p] for p in comp})
+        gval, gset = dive()
+        if gval > best:
+            best, best_set = gval, gset
         if len(lefts) > BNB_MAX_DEPTH:
             aborted = True  # the search recurses once per left variable
         if aborted:
@@ -708,13 +739,14 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
             root = bound2(0)[0] // 2
         mapping_pairs += best_set
         bound += max(root, best)
+        claimed += best
     mapping = tuple(sorted((left_of[p], right_of[p]) for p in mapping_pairs))
     obj = count_matches(inst, mapping)
     total = sum(unary[p] for p in mapping_pairs) + sum(
         adj[p].get(q, 0) for p in mapping_pairs for q in mapping_pairs if p < q)
-    if obj != total:
-        raise InfeasibleAlignmentError(f"branch and bound scored its mapping {total} but it "
-                                       f"counts {obj} matches")
+    if not obj == total == claimed:
+        raise InfeasibleAlignmentError(f"branch and bound claimed {claimed} for its mapping, "
+                                       f"which scores {total} and counts {obj} matches")
     return BnbOutcome(mapping, obj, obj if not aborted else max(bound, obj), not aborted, nodes)
 
 
