@@ -642,6 +642,10 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
             b2 = 2 * value + min(left2, sum(right_h2(b) for b in rights if not used[b]))
         return b2, pick
 
+    def gain(p) -> int:
+        """What taking pair ``p`` adds now: its unary credit and its links to decided pairs."""
+        return unary[p] + sum(w for q, w in adj[p].items() if state[left_of[q]] == q)
+
     def search(value: int) -> None:
         nonlocal best, best_set, nodes, aborted
         nodes += 1
@@ -659,10 +663,7 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         for p in cand[pick]:
             if used[right_of[p]]:
                 continue
-            gain = unary[p]
-            for q, w in adj[p].items():
-                if state[left_of[q]] == q:
-                    gain += w
+            g = gain(p)
             pot = 0
             for a2, qs in lgroups.get(p) or grouped(p, left_of):
                 if state[a2] == UNDECIDED:
@@ -670,7 +671,7 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
                         if not used[right_of[q]]:
                             pot += w
                             break
-            options.append((-(2 * gain + pot), -gain, p))
+            options.append((-(2 * g + pot), -g, p))
         options.sort()
         for _, neg, p in options:
             state[pick] = p
@@ -691,14 +692,10 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         for a in order:
             top, top_p = 0, None
             for p in cand[a]:
-                if used[right_of[p]]:
-                    continue
-                gain = unary[p]
-                for q, w in adj[p].items():
-                    if state[left_of[q]] == q:
-                        gain += w
-                if gain > top:
-                    top, top_p = gain, p
+                if not used[right_of[p]]:
+                    g = gain(p)
+                    if g > top:
+                        top, top_p = g, p
             if top_p is not None:
                 state[a] = top_p
                 used[right_of[top_p]] = 1

@@ -260,12 +260,13 @@ def transitive_reduction(inst: TemporalInstance, kept, order) -> np.ndarray:
         alive[k] = False
         x, y = int(inst.src[k]), int(inst.dst[k])
         pts = {"xs": 2 * x, "xe": 2 * x + 1, "ys": 2 * y, "ye": 2 * y + 1}
-        reached: dict = {}
+        reached: dict = {}  # point -> what it reaches, searched once per visited link
         for p, op, q in POINT_RELATIONS[inst.rel[k]]:
             a, b = pts[p], pts[q]
-            ra = reached[a] if a in reached else reached.setdefault(a, reach(a))
-            rb = reached[b] if b in reached else reached.setdefault(b, reach(b))
-            forward, backward = b in ra, a in rb
+            for pt in (a, b):
+                if pt not in reached:
+                    reached[pt] = reach(pt)
+            forward, backward = b in reached[a], a in reached[b]
             rel = "=" if forward and backward else "<" if forward else ">" if backward else None
             if rel != op:
                 alive[k] = True
