@@ -26,7 +26,7 @@ import math
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import __version__
 from .core.errors import ExactAlignError, InputError, ModelTooLargeError
@@ -54,8 +54,7 @@ BIPARTITE_HEURISTICS = ("greedy", "pilot2015", "ref-order")
 # --------------------------------------------------------------------------------------------
 # the registry
 # --------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     name: str
     help: str  # one line, listed by ``exactalign --help``
     add_arguments: Callable[[argparse.ArgumentParser], None]

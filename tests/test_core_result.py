@@ -20,6 +20,27 @@ def test_result_is_frozen_and_derives_gap():
         r.details["x"] = 1
 
 
+def test_replace_copies_and_pickle_round_trips():
+    import pickle
+
+    r = Result(Status.FEASIBLE, 3.0, 4.0, [(0, 1)], "exact", nodes=7, details={"k": 1})
+    s = r.replace(status=Status.OPTIMAL, bound=3.0)
+    assert (s.status, s.bound, s.objective, s.nodes, dict(s.details)) == (
+        Status.OPTIMAL, 3.0, 3.0, 7, {"k": 1})
+    assert r.status is Status.FEASIBLE and r.bound == 4.0  # the original is unchanged
+    with pytest.raises(TypeError, match="no field 'bond'"):
+        r.replace(bond=3.0)
+    back = pickle.loads(pickle.dumps(s))
+    assert [getattr(back, f) for f in ("status", "objective", "bound", "alignment", "method",
+                                       "nodes", "components")] == [
+        Status.OPTIMAL, 3.0, 3.0, [(0, 1)], "exact", 7, 1]
+    assert dict(back.details) == {"k": 1}
+    with pytest.raises(TypeError):
+        back.details["k"] = 2
+    with pytest.raises(AttributeError):
+        del back.nodes
+
+
 def test_to_dict_is_json_with_stable_keys():
     r = Result(Status.OPTIMAL, 1.4, 1.4, np.array([[0, 1], [1, 0]]), "exact", backend="highs")
     d = json.loads(json.dumps(r.to_dict(alignment=True)))

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
 
 #: Tolerance under which a solver's reported objective/bound and our recomputation are "equal".
 #: Absolute and relative (max of the two is used).
@@ -66,32 +64,62 @@ def relative_gap(objective: float | None, bound: float | None) -> float | None:
     return abs(bound - objective) / max(1.0, abs(objective))
 
 
-@dataclass(frozen=True, eq=False)
+#: The fields of :class:`Result`, in constructor order, with the defaults of the optional ones.
+_FIELDS = ("status", "objective", "bound", "alignment", "method", "wall_time", "nodes", "backend",
+           "seed", "solver_version", "components", "details")
+
+
 class Result:
     """What every solve returns, exact or heuristic.
 
     ``objective`` is always recomputed from ``alignment`` by the problem's checker, never copied
     from a solver. ``bound`` is a proven upper bound for maximisation (``None`` for heuristics,
     which prove nothing). ``alignment`` is problem specific (for bipartite matching an ``(k, 2)``
-    integer array of ``(reference, predicted)`` pairs).
-    """
+    integer array of ``(reference, predicted)`` pairs). ``details`` is a read-only mapping.
 
-    status: Status
-    objective: float | None
-    bound: float | None
-    alignment: Any
-    method: str
-    wall_time: float = 0.0
-    nodes: int | None = None
-    backend: str | None = None
-    seed: int | None = None
-    solver_version: str | None = None
-    components: int = 1
-    details: Any = field(default_factory=dict)
+    Immutable: assigning a field raises :class:`AttributeError`; :meth:`replace` returns a copy
+    with fields changed. (A plain class rather than a dataclass: importing ``dataclasses`` and
+    generating the class cost about 15 ms at every command-line start, a tenth of a small
+    ``exactalign smatch`` run.) Compared by identity, as the alignment may be an array."""
 
-    def __post_init__(self):
-        if not isinstance(self.details, MappingProxyType):
-            object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+    __slots__ = _FIELDS
+
+    def __init__(self, status: Status, objective: float | None, bound: float | None,
+                 alignment, method: str, wall_time: float = 0.0, nodes: int | None = None,
+                 backend: str | None = None, seed: int | None = None,
+                 solver_version: str | None = None, components: int = 1, details=None):
+        put = object.__setattr__
+        put(self, "status", status)
+        put(self, "objective", objective)
+        put(self, "bound", bound)
+        put(self, "alignment", alignment)
+        put(self, "method", method)
+        put(self, "wall_time", wall_time)
+        put(self, "nodes", nodes)
+        put(self, "backend", backend)
+        put(self, "seed", seed)
+        put(self, "solver_version", solver_version)
+        put(self, "components", components)
+        put(self, "details", details if isinstance(details, MappingProxyType)
+            else MappingProxyType(dict(details or {})))
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"Result is immutable: cannot assign {name!r} (use replace())")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"Result is immutable: cannot delete {name!r}")
+
+    def replace(self, **changes) -> Result:
+        """A copy with the given fields changed (``dataclasses.replace`` for this class)."""
+        unknown = set(changes) - set(_FIELDS)
+        if unknown:
+            raise TypeError(f"Result has no field {sorted(unknown)[0]!r}")
+        return Result(**{f: changes[f] if f in changes else getattr(self, f) for f in _FIELDS})
+
+    def __reduce__(self):  # pickle and copy (the read-only details travel as a dict)
+        values = [getattr(self, f) for f in _FIELDS]
+        values[-1] = dict(values[-1])
+        return Result, tuple(values)
 
     @property
     def proven_optimal(self) -> bool:

@@ -45,7 +45,7 @@ Order
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..core.errors import InputError
 from .text import read_text
@@ -59,13 +59,13 @@ def normalize(item: str) -> str:
     return item.lower().rstrip("_")
 
 
-@dataclass(frozen=True)
-class AmrGraph:
+class AmrGraph(NamedTuple):
     """One AMR graph as smatch 1.0.4 sees it.
 
     ``variables``: names as written, in smatch's order; ``instances``: ``("instance", i,
     concept)``; ``attributes``: ``(role, i, constant)``; ``relations``: ``(role, i, j)``. Indices
-    refer to ``variables``. ``line``: 1-based line where the graph's block starts."""
+    refer to ``variables``. ``line``: 1-based line where the graph's block starts. (A named
+    tuple, not a dataclass, to keep ``dataclasses`` out of the command line's start-up.)"""
 
     variables: tuple
     instances: tuple

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..io.amr import AmrGraph, normalize, read_pairs
 
@@ -70,8 +70,7 @@ def instance_of(test: AmrGraph, gold: AmrGraph, variant: str = "full"):
     return LatentInstance(len(test.variables), len(gold.variables), lu, lb, ru, rb, lc, rc)
 
 
-@dataclass(frozen=True)
-class PairScore:
+class PairScore(NamedTuple):
     """One pair: triple counts, the matched counts of the methods run, and the exact solve."""
 
     index: int
@@ -92,8 +91,7 @@ def smatch_prf(match: float, test: float, gold: float) -> tuple[float, float, fl
     return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
 
-@dataclass(frozen=True)
-class CorpusScore:
+class CorpusScore(NamedTuple):
     pairs: tuple
     variant: str
     methods: tuple
@@ -139,8 +137,6 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     Every mapping (``Result.alignment``) is a sorted tuple of ``(test variable, gold variable)``
     rows, and every objective is recounted from the triples
     (:func:`~exactalign.problems.latent_pure.count_matches`)."""
-    from dataclasses import replace
-
     from ..core.errors import VerificationError
     from ..problems import latent_pure as lp
 
@@ -178,7 +174,7 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
                 if lp.count_matches(insts[k], m) != r.objective:
                     raise VerificationError(f"pair {k}: the exact mapping does not score "
                                             f"{r.objective}")
-                ex[k] = replace(r, alignment=m)
+                ex[k] = r.replace(alignment=m)
         times["exact"] = time.perf_counter() - t0
     scores = tuple(PairScore(k, c[0], c[1], e, h, tuple(pr))
                    for k, (c, e, h, pr) in enumerate(zip(counts, ex, hc, pairs, strict=True)))

@@ -586,7 +586,7 @@ def solve(inst: LatentInstance, method: str = "exact", *, backend: str = "highs"
     t0 = time.perf_counter()
     if method == "hillclimb":
         r = hillclimb_result(inst, restarts, rng=rng, seed=seed)
-        return replace(r, alignment=_as_array(r.alignment))
+        return r.replace(alignment=_as_array(r.alignment))
     if method == "bnb":
         r = bnb_result(inst)
         m = _as_array(r.alignment)
@@ -594,7 +594,7 @@ def solve(inst: LatentInstance, method: str = "exact", *, backend: str = "highs"
         if obj != r.objective:
             raise VerificationError(f"branch and bound reported {r.objective} matches but its "
                                     f"mapping scores {obj}")
-        return replace(r, alignment=m, wall_time=time.perf_counter() - t0)
+        return r.replace(alignment=m, wall_time=time.perf_counter() - t0)
     if method == "brute":
         _, m = brute_force(inst)
         obj = check(inst, m)

@@ -35,9 +35,8 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.errors import InfeasibleAlignmentError, InputError, VerificationError
 from ..core.result import Result, Status
@@ -71,7 +70,6 @@ def _compiled_field(name: str, doc: str) -> property:
     return property(lambda self: self._compiled[name], doc=f"{doc} (compiled array)")
 
 
-@dataclass(frozen=True, eq=False)
 class LatentInstance:
     """Left and right triples (see the module docstring).
 
@@ -79,20 +77,14 @@ class LatentInstance:
     triple; likewise on the right. ``left_concepts`` / ``right_concepts``: an optional label per
     variable (AMR: its concept as written) used only by the hill-climber's smart initial mapping,
     which pairs variables with *identical* labels. Triples are kept in the given order: the
-    hill-climber's tie-breaking depends on it (as smatch's does)."""
+    hill-climber's tie-breaking depends on it (as smatch's does). Immutable; compared by
+    identity. (A plain class, not a dataclass: see :class:`~exactalign.core.result.Result`.)"""
 
-    n_left: int
-    n_right: int
-    left_unary: tuple
-    left_binary: tuple
-    right_unary: tuple
-    right_binary: tuple
-    left_concepts: tuple | None = None
-    right_concepts: tuple | None = None
-
-    def __post_init__(self):
-        for side, n, un, bi in (("left", self.n_left, self.left_unary, self.left_binary),
-                                ("right", self.n_right, self.right_unary, self.right_binary)):
+    def __init__(self, n_left: int, n_right: int, left_unary, left_binary, right_unary,
+                 right_binary, left_concepts: tuple | None = None,
+                 right_concepts: tuple | None = None):
+        for side, n, un, bi in (("left", n_left, left_unary, left_binary),
+                                ("right", n_right, right_unary, right_binary)):
             if n < 0:
                 raise InputError(f"{side}: {n} variables")
             for t in un:
@@ -102,12 +94,19 @@ class LatentInstance:
                 if not (0 <= t[1] < n and 0 <= t[2] < n):
                     raise InputError(f"{side} binary triple {t!r} names a variable outside "
                                      f"0..{n - 1}")
-        for side, n, c in (("left", self.n_left, self.left_concepts),
-                           ("right", self.n_right, self.right_concepts)):
+        for side, n, c in (("left", n_left, left_concepts), ("right", n_right, right_concepts)):
             if c is not None and len(c) != n:
                 raise InputError(f"{side}: {len(c)} concepts for {n} variables")
-        for name in ("left_unary", "left_binary", "right_unary", "right_binary"):
-            object.__setattr__(self, name, tuple(tuple(t) for t in getattr(self, name)))
+        d = self.__dict__
+        d["n_left"], d["n_right"] = n_left, n_right
+        d["left_unary"] = tuple(tuple(t) for t in left_unary)
+        d["left_binary"] = tuple(tuple(t) for t in left_binary)
+        d["right_unary"] = tuple(tuple(t) for t in right_unary)
+        d["right_binary"] = tuple(tuple(t) for t in right_binary)
+        d["left_concepts"], d["right_concepts"] = left_concepts, right_concepts
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"LatentInstance is immutable: cannot assign {name!r}")
 
     @property
     def num_left_triples(self) -> int:
@@ -479,8 +478,7 @@ def _pure_pairs(inst: LatentInstance):
     return pairs, unary, adj
 
 
-@dataclass(frozen=True)
-class BnbOutcome:
+class BnbOutcome(NamedTuple):
     """What :func:`branch_and_bound` found: ``mapping`` (sorted ``(left, right)`` rows), its
     ``objective`` (recounted by :func:`count_matches`), a proven upper ``bound`` (equal to the
     objective when ``proven``), and the search ``nodes``."""
@@ -492,31 +490,31 @@ class BnbOutcome:
     nodes: int
 
 
-def _components(pairs, adj) -> list:
+def _components(pairs, adj, n_left: int, n_right: int) -> list:
     """The useful pairs grouped into independent components (joined by a shared variable or a
-    pair of pairs), each a list in pair order, in order of their smallest pair."""
-    parent: dict = {}
+    pair of pairs), each a list in pair order, in order of their smallest pair. Union-find over
+    the variables: left ``a`` is node ``a``, right ``b`` node ``n_left + b``."""
+    parent = list(range(n_left + n_right))
 
     def find(x):
         root = x
-        while parent.get(root, root) != root:
+        while parent[root] != root:
             root = parent[root]
-        while x != root:
-            parent[x], x = root, parent.get(x, x)
+        while parent[x] != root:
+            parent[x], x = root, parent[x]
         return root
 
     for p, (a, b) in enumerate(pairs):
-        ra, rb = find(("l", a)), find(("r", b))
+        ra, rb = find(a), find(n_left + b)
         if ra != rb:
             parent[rb] = ra
         for q in adj[p]:
-            rq = find(("l", pairs[q][0]))
-            ra = find(("l", a))
+            rq, ra = find(pairs[q][0]), find(a)
             if rq != ra:
                 parent[rq] = ra
     comps: dict = {}
     for p, (a, _) in enumerate(pairs):
-        comps.setdefault(find(("l", a)), []).append(p)
+        comps.setdefault(find(a), []).append(p)
     return list(comps.values())
 
 
@@ -708,7 +706,7 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
 
     mapping_pairs: list = []
     bound = claimed = 0  # claimed: the incumbents' values, rechecked against the mapping
-    for comp in _components(pairs, adj):
+    for comp in _components(pairs, adj, inst.n_left, inst.n_right):
         inc = [p for p in comp if p in start_pairs]
         if len({left_of[p] for p in comp}) == 1 or len({right_of[p] for p in comp}) == 1:
             # one variable on a side: no pair of pairs, and at most one pair can be taken

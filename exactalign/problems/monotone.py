@@ -959,7 +959,7 @@ def _solve_ilp(inst, method, formulation, backend, options, warm_start, t0) -> R
         # the bipartite bound (every monotone matching is a matching) if it has no bound.
         if res.alignment is None and start is not None:
             al = _alignment(inst, start)
-            res = replace(res, objective=check(inst, al), alignment=al)
+            res = res.replace(objective=check(inst, al), alignment=al)
         if res.bound is None:
-            res = replace(res, bound=bipartite.trivial_bound(inst.pairs))
-    return replace(res, wall_time=time.perf_counter() - t0)
+            res = res.replace(bound=bipartite.trivial_bound(inst.pairs))
+    return res.replace(wall_time=time.perf_counter() - t0)
