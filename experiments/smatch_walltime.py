@@ -54,7 +54,7 @@ SEEDING = ("exactalign's exact path draws no random numbers; smatch.py reseeds f
 
 FULL = {
     "seed": 0,
-    "rounds": 10,
+    "rounds": 20,
     "warmup": 1,
     "smatchpp_rounds": 1,
     "files": None,            # None: every pilot reference file
