@@ -21,13 +21,14 @@ Variants (:data:`VARIANTS`):
                    ``--justrelation`` together would if they could be combined).
 ``concept-only``   instance triples only (``smatch --justinstance``).
 
-Speed (measured 2026-11-21, one machine, ``hyperfine``, bytecode cached): numpy, scipy and HiGHS
-take about 0.35-0.6 s to import, more than scoring 103 small AMR pairs, so :func:`score_pairs`
-proves pairs with the pure-Python branch and bound first and imports them only for pairs it does
-not finish. ``exactalign smatch`` on the Little Prince files (103 pairs): 0.13-0.17 s against
-smatch 1.0.4's 0.11-0.14 s (Python's start-up is 0.04 s of both; penman's import and parse,
-which smatch does not pay, 0.03 s); on the 400- and 1,380-pair files 0.6 s and 1.3 s against
-1.3-1.5 s and 2.5-2.7 s.
+Speed (``results/smatch_walltime``: one machine, fresh processes in alternating rounds, bytecode
+cached): numpy, scipy and HiGHS take about 0.35-0.6 s to import, more than scoring 103 small AMR
+pairs, so :func:`score_pairs` proves pairs with the pure-Python branch and bound first and
+imports them only for pairs it does not finish; the command line's smatch path also avoids
+``dataclasses`` (about 15 ms of start-up). ``exactalign smatch`` on the Little Prince files (103
+pairs): median 0.13-0.15 s, 0.83-0.99 of smatch 1.0.4's (Python's start-up, about 0.035 s, is in
+both; penman's import, about 0.02 s, only in ours); on the 400- and 1,380-pair files 0.66 s and
+1.2 s against 1.8 s and 2.7 s.
 """
 
 from __future__ import annotations
