@@ -47,18 +47,46 @@ def test_errors_name_file_and_line(tmp_path):
     f.write_text("# ::id 1\n(a / b)\n\n# ::id 2\n(a / b :ARG0 (c / d)\n")
     with pytest.raises(InputError) as e:
         read_amr(f)
-    assert f"{f}:5" in str(e.value) and "unparsable" in str(e.value)
-    f.write_text("(a / b :ARG0 (a / c))\n")
-    with pytest.raises(InputError, match="defined twice"):
+    assert str(e.value).startswith(f"{f}:5: graph 2: unparsable AMR graph:")
+    assert "Unexpected end of input" in str(e.value)  # penman's own message
+    f.write_text("(a / b)\n\n(a / b :ARG0 (a / c))\n")
+    with pytest.raises(InputError, match=r":3: graph 2: variable 'a' is defined twice"):
         read_amr(f)
     f.write_text("(a / b)\n")
     g = tmp_path / "two.amr"
     g.write_text("(a / b)\n\n(a / c)\n")
     with pytest.raises(InputError, match="same number of graphs"):
         read_pairs(f, g)
+    f.write_text("(a / b)\n\n1.0\tsee above\n")  # not PENMAN (a label file, say)
+    with pytest.raises(InputError, match=r":3: graph 2: not an AMR graph \(a graph starts "
+                                         r"with '\('\): '1.0\\tsee above'"):
+        read_amr(f)
     e = tmp_path / "empty.amr"
     e.write_text("# only metadata\n\n")
     assert read_amr(e) == []
+
+
+@pytest.mark.parametrize("text,rest", [
+    ("(a / b))", "')'"),                                    # one ')' too many
+    ("(a / b :ARG0 (c / d)) :ARG1 (e / f))", "':ARG1 (e / f))'"),  # would lose e
+    ("(a / b) junk", "'junk'"),
+])
+def test_text_after_the_graph_is_an_error(tmp_path, text, rest):
+    """penman stops at the graph's closing parenthesis; what follows must not vanish silently
+    (smatch 1.0.4 fails on the first two, with an error and with a traceback)."""
+    f = tmp_path / "t.amr"
+    f.write_text("(x / y)\n\n" + text + "\n")
+    with pytest.raises(InputError) as e:
+        read_amr(f)
+    assert str(e.value) == (f"{f}:3: graph 2: text after the graph's closing parenthesis: "
+                            f"{rest} (an unbalanced ')'?)")
+
+
+def test_parentheses_in_quoted_strings_are_not_structure():
+    g = parse_graph('(n / name :op1 "Foo (bar" :op2 "x\\")" :op3 ")")')
+    # one graph, three attributes (their text as smatch's quote rule leaves it), nothing after
+    assert [(r, c) for r, _, c in g.attributes] == [
+        ("op1", "Foo"), ("op2", "x\\_)"), ("op3", ")_"), ("TOP", "top")]
 
 
 def test_same_as_smatch_parser():

@@ -45,6 +45,7 @@ Order
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from ..core.errors import InputError
@@ -52,6 +53,9 @@ from .text import read_text
 
 #: Roles ending in ``-of`` that smatch 1.0.4 does not invert (``amr.py``, ``exceptions``).
 NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
+
+#: A parenthesis, or a quoted string (skipped whole, with its escapes, as penman lexes it).
+_PARENS = re.compile(r'"(?:[^"\\]|\\.)*"|[()]')
 
 
 def normalize(item: str) -> str:
@@ -199,25 +203,57 @@ def _blocks(text: str):
 
 def parse_graph(text: str, *, path=None, line=None) -> AmrGraph:
     """Parse one PENMAN graph with ``penman`` and build its smatch triples; a penman error or
-    trailing text becomes an :class:`InputError` naming ``path`` and ``line``."""
+    text after the graph (which penman would silently drop: ``(a / b)) :ARG1 (c / d)`` would
+    lose ``c``) becomes an :class:`InputError` naming ``path`` and ``line``."""
     import penman
     from penman.exceptions import PenmanError
 
     try:
         trees = list(penman.iterparse(text))
     except PenmanError as e:
-        msg = " ".join(str(e).split())
+        msg = getattr(e, "message", None) or " ".join(str(e).split())
+        offset = getattr(e, "offset", None)
+        if isinstance(offset, int) and 0 <= offset <= len(text):  # penman's DecodeError
+            near = text[max(0, offset - 30):offset + 10]
+            msg += f" (penman, at character {offset + 1} of the graph: ...{near!r}...)"
         raise InputError(f"unparsable AMR graph: {msg}", path=path, line=line) from None
-    if len(trees) != 1:
-        raise InputError(f"expected one AMR graph in the block, found {len(trees)}",
+    if not trees:
+        raise InputError(f"not an AMR graph (a graph starts with '('): {text[:40]!r}",
                          path=path, line=line)
+    rest = _after_graph(text)
+    if rest:  # penman stops at the graph's closing parenthesis and ignores what follows
+        raise InputError(f"text after the graph's closing parenthesis: {rest[:40]!r} (an "
+                         "unbalanced ')'?)", path=path, line=line)
     return graph_from_tree(trees[0], path=path, line=line)
 
 
+def _after_graph(text: str) -> str:
+    """What follows the parenthesis that closes the block's first graph (stripped; quoted
+    strings skipped, as penman's lexer reads them)."""
+    depth = 0
+    for m in _PARENS.finditer(text):
+        c = m.group()
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return text[m.end():].strip()
+    return ""
+
+
 def read_amr(path) -> list[AmrGraph]:
-    """Every graph of an AMR file (``"-"``: standard input), with smatch's triples."""
+    """Every graph of an AMR file (``"-"``: standard input), with smatch's triples. An error in a
+    graph names the file, the line its block starts on and its index (1-based, the pair number
+    ``smatch`` would report)."""
     label, text = read_text(path)
-    return [parse_graph(block, path=label, line=no) for no, block in _blocks(text)]
+    graphs = []
+    for k, (no, block) in enumerate(_blocks(text), start=1):
+        try:
+            graphs.append(parse_graph(block, path=label, line=no))
+        except InputError as e:
+            raise InputError(f"graph {k}: {e.message}", path=e.path, line=e.line) from None
+    return graphs
 
 
 def read_pairs(test_path, gold_path) -> list[tuple[AmrGraph, AmrGraph]]:
