@@ -220,11 +220,18 @@ def parse_graph(text: str, *, path=None, line=None) -> AmrGraph:
     if not trees:
         raise InputError(f"not an AMR graph (a graph starts with '('): {text[:40]!r}",
                          path=path, line=line)
-    rest = _after_graph(text)
-    if rest:  # penman stops at the graph's closing parenthesis and ignores what follows
-        raise InputError(f"text after the graph's closing parenthesis: {rest[:40]!r} (an "
-                         "unbalanced ')'?)", path=path, line=line)
-    return graph_from_tree(trees[0], path=path, line=line)
+    g = graph_from_tree(trees[0], path=path, line=line)
+    # penman stops at the graph's closing parenthesis and ignores what follows. Every '(' opens
+    # a node, so without quotes, as many '(' and ')' as nodes and a final ')' mean nothing
+    # follows; otherwise scan for the closing parenthesis.
+    n = len(g.variables)
+    if not ('"' not in text and text.count("(") == n == text.count(")")
+            and text.rstrip().endswith(")")):
+        rest = _after_graph(text)
+        if rest:
+            raise InputError(f"text after the graph's closing parenthesis: {rest[:40]!r} (an "
+                             "unbalanced ')'?)", path=path, line=line)
+    return g
 
 
 def _after_graph(text: str) -> str:
