@@ -323,9 +323,9 @@ COMMANDS: list[Command] = [
             description="Smatch of two AMR files: proven optimal vs smatch's hill-climbing. "
                         "--time-limit is the exact path's budget for its rare MIPs, --backend "
                         "their solver, --seed seeds the hill-climbing and HiGHS; --jobs is "
-                        "accepted for "
-                        "uniformity but has no effect (one process scores 1,380 pairs exactly "
-                        "in about a second, less than starting workers would cost)."),
+                        "accepted for uniformity but has no effect (one process scores 1,380 "
+                        "pairs exactly in about a second, less than starting workers would "
+                        "cost)."),
 ]
 
 
