@@ -114,7 +114,8 @@ def _shared_options() -> argparse.ArgumentParser:
     g.add_argument("--seed", type=_int_at_least(0), metavar="N", default=0,
                    help="random seed of solvers and randomised heuristics (default: %(default)s)")
     g.add_argument("--jobs", type=_int_at_least(1), metavar="N", default=1,
-                   help="parallel worker processes for many instances (default: %(default)s)")
+                   help="worker processes; accepted by every command for uniformity, but "
+                        "every command scores in one process for now (default: %(default)s)")
     return p
 
 
