@@ -1,12 +1,15 @@
-"""Reading AMR: triples exactly as smatch 1.0.4 builds them (hand-derived cases for every quirk,
-smatch's own parser side by side where the ``peers`` extra is installed, and the triple counts
-of every pilot pair against ``pilot/amr/reference``)."""
+"""Reading AMR: triples exactly as smatch 1.0.4 builds them (hand-derived cases for every quirk;
+where the ``peers`` extra is installed, smatch's own parser side by side on random graphs and on
+every graph of every pilot AMR file; and the triple counts of every pilot pair against
+``pilot/amr/reference``)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactalign import InputError
 from exactalign.data import resolve_data_dir
@@ -94,12 +97,94 @@ def test_same_as_smatch_parser():
     for text in (QUIRKS, "(a / x :ARG0 b :ARG1 (b / y) :ARG2 a)",
                  '(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))'):
         ours = parse_graph(text)
-        theirs = amr.AMR.parse_AMR_line(text)
-        theirs.rename_node("a")
-        inst, attr, rel = theirs.get_triples()
-        assert list(ours.instances) == [(r, int(v[1:]), c) for r, v, c in inst]
-        assert list(ours.attributes) == [(r, int(v[1:]), c) for r, v, c in attr]
-        assert list(ours.relations) == [(r, int(v[1:]), int(w[1:])) for r, v, w in rel]
+        assert (list(ours.instances), list(ours.attributes), list(ours.relations)) == \
+            _smatch_triples(amr, text)
+
+
+def _smatch_triples(amr, text):
+    """smatch 1.0.4's triples of one graph, with its variables as our indices."""
+    theirs = amr.AMR.parse_AMR_line(text)
+    theirs.rename_node("a")
+    inst, attr, rel = theirs.get_triples()
+    return ([(r, int(v[1:]), c) for r, v, c in inst], [(r, int(v[1:]), c) for r, v, c in attr],
+            [(r, int(v[1:]), int(w[1:])) for r, v, w in rel])
+
+
+_ROLES = ("ARG0", "ARG1", "ARG0-of", "ARG1-of", "mod", "domain", "mod-of", "consist-of",
+          "prep-out-of", "prep-on-behalf-of", "op1", "name", "polarity", "quant", "wiki")
+_CONSTANTS = ("-", "5", "+", "interrogative", '"New York"', '"x:y"', '"Pat"', '"(paren)"',
+              '"a / b"', "2.5")
+_CONCEPTS = ("want-01", "boy", "city", "name", "and", "Thing", "go-02")
+
+
+@st.composite
+def _penman(draw):
+    """A random AMR in PENMAN text: a tree of nodes (each with its parent among the earlier
+    ones), plus edges to constants and to any variable (re-entrancies, forward references)."""
+    n = draw(st.integers(1, 7))
+    names = draw(st.lists(st.sampled_from(("a", "b", "c", "x1", "n2", "w", "zz", "s3")),
+                          min_size=n, max_size=n, unique=True))
+    parent = [None] + [draw(st.integers(0, k - 1)) for k in range(1, n)]
+    concept = [draw(st.sampled_from(_CONCEPTS)) for _ in range(n)]
+    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.sampled_from(_ROLES),
+                                    st.one_of(st.sampled_from(_CONSTANTS),
+                                              st.integers(0, n - 1))), max_size=6))
+    child_role = [draw(st.sampled_from(_ROLES)) for _ in range(n)]
+
+    def node(i):
+        parts = [f"({names[i]} / {concept[i]}"]
+        for j in range(1, n):
+            if parent[j] == i:
+                parts.append(f":{child_role[j]} {node(j)}")
+        for src, role, tgt in extra:
+            if src == i:
+                parts.append(f":{role} {names[tgt] if isinstance(tgt, int) else tgt}")
+        return " ".join(parts) + ")"
+
+    return node(0)
+
+
+@given(_penman())
+@settings(max_examples=300, deadline=None)
+def test_random_graphs_same_triples_as_smatch_parser(text):
+    """Random PENMAN graphs (inverted roles, :mod, re-entrancies, forward references, quoted
+    constants with spaces, colons, slashes and parentheses): the triples smatch 1.0.4 builds."""
+    amr = pytest.importorskip("amr", reason="smatch (peers extra) not installed")
+    ours = parse_graph(text)
+    assert (list(ours.instances), list(ours.attributes), list(ours.relations)) == \
+        _smatch_triples(amr, text), text
+
+
+def _pilot_amr_files():
+    try:
+        data = resolve_data_dir()
+    except InputError:
+        return []
+    if not data.available or not (data.path / "amr").is_dir():
+        return []
+    base = data.path / "amr"
+    names = ["lpp-test-jamr-camr/lp_test.txt", "lpp-test-jamr-camr/jamr.txt",
+             "lpp-test-jamr-camr/wang.txt", "lpp-two-parsers/src.test.amr",
+             "lpp-two-parsers/tgt.test.amr", "bamboo-sts-test/src.test.amr",
+             "bamboo-sts-test/tgt.test.amr", "gold-banks/amr-bank-struct-v1.6-test.txt",
+             "gold-banks/amr-bank-struct-v3.0.txt"]
+    return [base / n for n in names if (base / n).exists()]
+
+
+@pytest.mark.pilot
+@pytest.mark.parametrize("path", _pilot_amr_files(), ids=lambda p: p.name)
+def test_pilot_triples_equal_smatch_parser(path):
+    """Every graph of every pilot AMR file (gold banks included): the very triples, in order,
+    that smatch 1.0.4's own reader and parser build -- not just their counts."""
+    amr = pytest.importorskip("amr", reason="smatch (peers extra) not installed")
+    ours = read_amr(path)
+    theirs = []
+    with open(path, encoding="utf-8") as f:
+        while line := amr.AMR.get_amr_line(f):
+            theirs.append(_smatch_triples(amr, line))
+    assert len(ours) == len(theirs)
+    for k, (g, t) in enumerate(zip(ours, theirs, strict=True), start=1):
+        assert (list(g.instances), list(g.attributes), list(g.relations)) == t, (path.name, k)
 
 
 def _reference_files():
