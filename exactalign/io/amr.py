@@ -85,6 +85,9 @@ class AmrGraph(NamedTuple):
 def _smatch_constant(value: str) -> str:
     """A value as smatch's character scanner leaves it: opening quotes dropped, closing quotes
     turned into ``_``, and only the first whitespace-separated token kept."""
+    if '"' not in value:  # the common case, without the character loop
+        parts = value.split()
+        return parts[0] if parts else ""
     out, in_quote = [], False
     for c in value:
         if c == '"':
@@ -99,6 +102,8 @@ def _smatch_constant(value: str) -> str:
 
 def _concept(value) -> str:
     """A concept as smatch reads it: whitespace dropped, quotes as in :func:`_smatch_constant`."""
+    if '"' not in value:  # the common case, without the character loop
+        return "".join(value.split())
     out, in_quote = [], False
     for c in value:
         if c == '"':
