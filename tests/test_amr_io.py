@@ -9,11 +9,11 @@ import json
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from exactalign import InputError
 from exactalign.data import resolve_data_dir
 from exactalign.io.amr import normalize, parse_graph, read_amr, read_pairs
+from exactalign.testing.strategies import penman_graphs
 
 QUIRKS = ('(c / city :name (n / name :op1 "New York" :op2 "x:y") :mod (b / big) '
           ':mod "q" :ARG0-of c :consist-of n :quant 5 :polarity - :ARG1 z :wiki -)')
@@ -110,41 +110,7 @@ def _smatch_triples(amr, text):
             [(r, int(v[1:]), int(w[1:])) for r, v, w in rel])
 
 
-_ROLES = ("ARG0", "ARG1", "ARG0-of", "ARG1-of", "mod", "domain", "mod-of", "consist-of",
-          "prep-out-of", "prep-on-behalf-of", "op1", "name", "polarity", "quant", "wiki")
-_CONSTANTS = ("-", "5", "+", "interrogative", '"New York"', '"x:y"', '"Pat"', '"(paren)"',
-              '"a / b"', "2.5")
-_CONCEPTS = ("want-01", "boy", "city", "name", "and", "Thing", "go-02")
-
-
-@st.composite
-def _penman(draw):
-    """A random AMR in PENMAN text: a tree of nodes (each with its parent among the earlier
-    ones), plus edges to constants and to any variable (re-entrancies, forward references)."""
-    n = draw(st.integers(1, 7))
-    names = draw(st.lists(st.sampled_from(("a", "b", "c", "x1", "n2", "w", "zz", "s3")),
-                          min_size=n, max_size=n, unique=True))
-    parent = [None] + [draw(st.integers(0, k - 1)) for k in range(1, n)]
-    concept = [draw(st.sampled_from(_CONCEPTS)) for _ in range(n)]
-    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.sampled_from(_ROLES),
-                                    st.one_of(st.sampled_from(_CONSTANTS),
-                                              st.integers(0, n - 1))), max_size=6))
-    child_role = [draw(st.sampled_from(_ROLES)) for _ in range(n)]
-
-    def node(i):
-        parts = [f"({names[i]} / {concept[i]}"]
-        for j in range(1, n):
-            if parent[j] == i:
-                parts.append(f":{child_role[j]} {node(j)}")
-        for src, role, tgt in extra:
-            if src == i:
-                parts.append(f":{role} {names[tgt] if isinstance(tgt, int) else tgt}")
-        return " ".join(parts) + ")"
-
-    return node(0)
-
-
-@given(_penman())
+@given(penman_graphs())
 @settings(max_examples=300, deadline=None)
 def test_random_graphs_same_triples_as_smatch_parser(text):
     """Random PENMAN graphs (inverted roles, :mod, re-entrancies, forward references, quoted

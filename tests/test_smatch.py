@@ -8,6 +8,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactalign import InputError
 from exactalign.cli import main
@@ -15,6 +17,7 @@ from exactalign.data import resolve_data_dir
 from exactalign.io.amr import parse_graph, read_pairs
 from exactalign.metrics import smatch
 from exactalign.problems import latent
+from exactalign.testing.strategies import penman_graphs
 
 TEST = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
 GOLD = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b :polarity -))"
@@ -105,6 +108,32 @@ def test_hillclimb_is_smatch_call_for_call(files, seed, monkeypatch):
         inst = smatch.instance_of(t, g)
         _, ours, _ = latent.hillclimb_mapping(inst, 4, rng=rng)
         assert (ours, t.num_triples, g.num_triples) == (theirs, nt, ng)
+        assert rng.getstate() == sm.random.getstate()  # the same draws, in the same order
+
+
+@given(penman_graphs(max_nodes=5), penman_graphs(max_nodes=5), st.integers(0, 2**16))
+@settings(max_examples=150, deadline=None)
+def test_random_pairs_hillclimb_call_for_call_and_exact_is_brute_force(test, gold, seed):
+    """Random PENMAN pairs: our hill-climber draws exactly smatch 1.0.4's random numbers and
+    returns its count; the exact optimum equals brute force over every one-to-one mapping and is never
+    below the hill-climber."""
+    mp = pytest.MonkeyPatch()
+    try:
+        sm = _patched_smatch(seed, mp)
+        sm.match_triple_dict.clear()
+        theirs, nt, ng = sm.get_amr_match(test, gold)
+        their_state = sm.random.getstate()
+    finally:
+        mp.undo()
+    t, g = parse_graph(test), parse_graph(gold)
+    inst = smatch.instance_of(t, g)
+    rng = random.Random(seed)
+    _, ours, _ = latent.hillclimb_mapping(inst, 4, rng=rng)
+    assert (ours, t.num_triples, g.num_triples) == (theirs, nt, ng)
+    assert rng.getstate() == their_state  # the same random draws, in the same order
+    exact = smatch.score_pairs([(t, g)]).pairs[0].exact
+    brute, _ = latent.brute_force(inst)
+    assert exact.proven_optimal and exact.objective == brute >= ours
 
 
 def _references():

@@ -33,3 +33,43 @@ def bipartite_instances(draw, max_ref: int = 6, max_pred: int = 6, kinds=tuple(K
     weights = [draw(weight) for _ in chosen]
     pairs = np.array(chosen, dtype=np.int64).reshape(-1, 2)
     return BipartiteInstance(n_ref, n_pred, pairs[:, 0], pairs[:, 1], weights, kind)
+
+
+# --------------------------------------------------------------------------------------------
+# AMR graphs in PENMAN notation
+# --------------------------------------------------------------------------------------------
+AMR_ROLES = ("ARG0", "ARG1", "ARG0-of", "ARG1-of", "mod", "domain", "mod-of", "consist-of",
+             "prep-out-of", "prep-on-behalf-of", "op1", "name", "polarity", "quant", "wiki")
+AMR_CONSTANTS = ("-", "5", "+", "interrogative", '"New York"', '"x:y"', '"Pat"', '"(paren)"',
+                 '"a / b"', "2.5")
+AMR_VARIABLES = ("a", "b", "c", "x1", "n2", "w", "zz", "s3")
+AMR_CONCEPTS = ("want-01", "boy", "city", "name", "and", "Thing", "go-02")
+
+
+@st.composite
+def penman_graphs(draw, max_nodes: int = 7):
+    """A random AMR in PENMAN text with the notation's quirks that smatch 1.0.4 treats specially:
+    a tree of up to ``max_nodes`` nodes (each with its parent among the earlier ones), plus
+    edges to constants (quoted strings with spaces, colons, slashes, parentheses) and to any
+    variable (re-entrancies, forward references), with inverted, ``:mod`` and never-inverted
+    ``-of`` roles. At most ``len(AMR_VARIABLES)`` nodes."""
+    n = draw(st.integers(1, min(max_nodes, len(AMR_VARIABLES))))
+    names = draw(st.lists(st.sampled_from(AMR_VARIABLES), min_size=n, max_size=n, unique=True))
+    parent = [None] + [draw(st.integers(0, k - 1)) for k in range(1, n)]
+    concept = [draw(st.sampled_from(AMR_CONCEPTS)) for _ in range(n)]
+    extra = draw(st.lists(st.tuples(st.integers(0, n - 1), st.sampled_from(AMR_ROLES),
+                                    st.one_of(st.sampled_from(AMR_CONSTANTS),
+                                              st.integers(0, n - 1))), max_size=6))
+    child_role = [draw(st.sampled_from(AMR_ROLES)) for _ in range(n)]
+
+    def node(i):
+        parts = [f"({names[i]} / {concept[i]}"]
+        for j in range(1, n):
+            if parent[j] == i:
+                parts.append(f":{child_role[j]} {node(j)}")
+        for src, role, tgt in extra:
+            if src == i:
+                parts.append(f":{role} {names[tgt] if isinstance(tgt, int) else tgt}")
+        return " ".join(parts) + ")"
+
+    return node(0)
