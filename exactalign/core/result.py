@@ -64,7 +64,7 @@ def relative_gap(objective: float | None, bound: float | None) -> float | None:
     return abs(bound - objective) / max(1.0, abs(objective))
 
 
-#: The fields of :class:`Result`, in constructor order, with the defaults of the optional ones.
+#: The fields of :class:`Result`, in constructor order.
 _FIELDS = ("status", "objective", "bound", "alignment", "method", "wall_time", "nodes", "backend",
            "seed", "solver_version", "components", "details")
 
