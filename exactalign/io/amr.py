@@ -82,12 +82,10 @@ class AmrGraph(NamedTuple):
         return len(self.instances) + len(self.attributes) + len(self.relations)
 
 
-def _smatch_constant(value: str) -> str:
-    """A value as smatch's character scanner leaves it: opening quotes dropped, closing quotes
-    turned into ``_``, and only the first whitespace-separated token kept."""
+def _smatch_quotes(value: str) -> str:
+    """smatch's quote rule: an opening double quote dropped, a closing one turned into ``_``."""
     if '"' not in value:  # the common case, without the character loop
-        parts = value.split()
-        return parts[0] if parts else ""
+        return value
     out, in_quote = [], False
     for c in value:
         if c == '"':
@@ -96,23 +94,19 @@ def _smatch_constant(value: str) -> str:
             in_quote = not in_quote
         else:
             out.append(c)
-    parts = "".join(out).split()
+    return "".join(out)
+
+
+def _smatch_constant(value: str) -> str:
+    """A value as smatch's character scanner leaves it: :func:`_smatch_quotes`, then only the
+    first whitespace-separated token kept."""
+    parts = _smatch_quotes(value).split()
     return parts[0] if parts else ""
 
 
 def _concept(value) -> str:
-    """A concept as smatch reads it: whitespace dropped, quotes as in :func:`_smatch_constant`."""
-    if '"' not in value:  # the common case, without the character loop
-        return "".join(value.split())
-    out, in_quote = [], False
-    for c in value:
-        if c == '"':
-            if in_quote:
-                out.append("_")
-            in_quote = not in_quote
-        elif not c.isspace():
-            out.append(c)
-    return "".join(out)
+    """A concept as smatch reads it: :func:`_smatch_quotes`, whitespace dropped."""
+    return "".join(_smatch_quotes(value).split())
 
 
 def _collect(tree) -> list:
