@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 
 from exactalign import InputError
-from exactalign.data import resolve_data_dir
 from exactalign.io.amr import normalize, parse_graph, read_amr, read_pairs
+from exactalign.testing import pilot_path
 from exactalign.testing.strategies import penman_graphs
 
 QUIRKS = ('(c / city :name (n / name :op1 "New York" :op2 "x:y") :mod (b / big) '
@@ -122,19 +122,12 @@ def test_random_graphs_same_triples_as_smatch_parser(text):
 
 
 def _pilot_amr_files():
-    try:
-        data = resolve_data_dir()
-    except InputError:
-        return []
-    if not data.available or not (data.path / "amr").is_dir():
-        return []
-    base = data.path / "amr"
     names = ["lpp-test-jamr-camr/lp_test.txt", "lpp-test-jamr-camr/jamr.txt",
              "lpp-test-jamr-camr/wang.txt", "lpp-two-parsers/src.test.amr",
              "lpp-two-parsers/tgt.test.amr", "bamboo-sts-test/src.test.amr",
              "bamboo-sts-test/tgt.test.amr", "gold-banks/amr-bank-struct-v1.6-test.txt",
              "gold-banks/amr-bank-struct-v3.0.txt"]
-    return [base / n for n in names if (base / n).exists()]
+    return [p for p in (pilot_path("amr", n) for n in names) if p is not None]
 
 
 @pytest.mark.pilot
@@ -154,13 +147,8 @@ def test_pilot_triples_equal_smatch_parser(path):
 
 
 def _reference_files():
-    try:
-        data = resolve_data_dir()
-    except InputError:
-        return []
-    if not data.available or not (data.path / "amr" / "reference").is_dir():
-        return []
-    return sorted((data.path / "amr" / "reference").glob("*.json"))
+    ref = pilot_path("amr", "reference")
+    return sorted(ref.glob("*.json")) if ref else []
 
 
 @pytest.mark.pilot

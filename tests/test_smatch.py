@@ -11,12 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactalign import InputError
 from exactalign.cli import main
-from exactalign.data import resolve_data_dir
 from exactalign.io.amr import parse_graph, read_pairs
 from exactalign.metrics import smatch
 from exactalign.problems import latent
+from exactalign.testing import pilot_path
 from exactalign.testing.strategies import penman_graphs
 
 TEST = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
@@ -68,14 +67,7 @@ def _patched_smatch(seed, monkeypatch):
 
 
 def _pilot(*parts):
-    try:
-        data = resolve_data_dir()
-    except InputError:
-        return None
-    if not data.available:
-        return None
-    p = data.path.joinpath("amr", *parts)
-    return p if p.exists() else None
+    return pilot_path("amr", *parts)
 
 
 def _raw_blocks(path):

@@ -17,10 +17,9 @@ from collections import Counter
 
 import pytest
 
-from exactalign import InputError
-from exactalign.data import resolve_data_dir
 from exactalign.io.amr import normalize, parse_graph, read_pairs
 from exactalign.metrics import smatch
+from exactalign.testing import pilot_path
 
 pytest.importorskip("smatchpp", reason="smatchpp (peers extra) not installed")
 mip = pytest.importorskip("mip", reason="mip (Smatch++'s ILP solver) not installed")
@@ -46,12 +45,18 @@ class Smatch1Reader(interfaces.GraphReader):
 
 
 @pytest.fixture(scope="module")
-def scorer():
+def ilp():
+    """Smatch++'s ILP solver (skips where mip cannot load CBC's shared library)."""
     try:
-        mip.Model()  # loads CBC; fails on platforms without its shared library
+        mip.Model()
     except Exception as exc:  # pragma: no cover - platform dependent
         pytest.skip(f"mip cannot load its solver: {exc}")
-    return Smatchpp(graph_reader=Smatch1Reader(), alignmentsolver=solvers.get_solver("ilp"))
+    return solvers.get_solver("ilp")
+
+
+@pytest.fixture(scope="module")
+def scorer(ilp):
+    return Smatchpp(graph_reader=Smatch1Reader(), alignmentsolver=ilp)
 
 
 def _assert_same(scorer, pairs):
@@ -76,29 +81,26 @@ def test_hand_pair_with_inversions(scorer):
     _assert_same(scorer, [(t, g)])
 
 
-def _pilot(*parts):
-    try:
-        data = resolve_data_dir()
-    except InputError:
-        return None
-    if not data.available:
-        return None
-    p = data.path.joinpath("amr", *parts)
-    return p if p.exists() else None
+def _pilot_pair(files):
+    """(test, gold) paths of a pilot file pair, or a skip without the pilot data."""
+    folder, a, b = files
+    test, gold = pilot_path("amr", folder, a), pilot_path("amr", folder, b)
+    if test is None or gold is None:
+        pytest.skip("pilot data not available")
+    return test, gold
 
 
-@pytest.mark.pilot
-@pytest.mark.parametrize("files", [
+PILOT_FILES = [
     ("lpp-test-jamr-camr", "jamr.txt", "lp_test.txt"),
     ("lpp-test-jamr-camr", "wang.txt", "lp_test.txt"),
     pytest.param(("lpp-two-parsers", "src.test.amr", "tgt.test.amr"), marks=pytest.mark.slow),
-], ids=["jamr", "camr", "two-parsers"])
+]
+
+
+@pytest.mark.pilot
+@pytest.mark.parametrize("files", PILOT_FILES, ids=["jamr", "camr", "two-parsers"])
 def test_smatchpp_ilp_equals_exact_on_pilot(files, scorer):
-    folder, a, b = files
-    test, gold = _pilot(folder, a), _pilot(folder, b)
-    if test is None or gold is None:
-        pytest.skip("pilot data not available")
-    pairs = read_pairs(test, gold)
+    pairs = read_pairs(*_pilot_pair(files))
     for t, g in pairs:  # the two counting differences (module docstring) cannot arise here
         inst = smatch.instance_of(t, g)
         for side in (inst.left_unary + inst.left_binary, inst.right_unary + inst.right_binary):
@@ -134,12 +136,8 @@ def _instance_of_smatchpp_triples(t1, t2, v1, v2):
 
 
 @pytest.mark.pilot
-@pytest.mark.parametrize("files", [
-    ("lpp-test-jamr-camr", "jamr.txt", "lp_test.txt"),
-    ("lpp-test-jamr-camr", "wang.txt", "lp_test.txt"),
-    pytest.param(("lpp-two-parsers", "src.test.amr", "tgt.test.amr"), marks=pytest.mark.slow),
-], ids=["jamr", "camr", "two-parsers"])
-def test_exact_equals_smatchpp_ilp_on_its_own_triples(files):
+@pytest.mark.parametrize("files", PILOT_FILES, ids=["jamr", "camr", "two-parsers"])
+def test_exact_equals_smatchpp_ilp_on_its_own_triples(files, ilp):
     """Smatch++ run as the issue describes it -- its own reader, no graph standardisation, its
     ILP: on its triples, our exact solver finds the same optimum on every pilot pair, and
     Smatch++ proves it too. (Its scores differ from smatch 1.0.4's because its triples do.)"""
@@ -147,16 +145,8 @@ def test_exact_equals_smatchpp_ilp_on_its_own_triples(files):
 
     from exactalign.problems import latent
 
-    folder, a, b = files
-    test, gold = _pilot(folder, a), _pilot(folder, b)
-    if test is None or gold is None:
-        pytest.skip("pilot data not available")
-    try:
-        mip.Model()
-    except Exception as exc:  # pragma: no cover - platform dependent
-        pytest.skip(f"mip cannot load its solver: {exc}")
-    pp = Smatchpp(alignmentsolver=solvers.get_solver("ilp"))  # default reader, DoNothing
-    strings = [data_helpers.read_graphstrings_from_file(str(p)) for p in (test, gold)]
+    pp = Smatchpp(alignmentsolver=ilp)  # its default reader and DoNothingStandardizer
+    strings = [data_helpers.read_graphstrings_from_file(str(p)) for p in _pilot_pair(files)]
     assert len(strings[0]) == len(strings[1])
     for k, (s1, s2) in enumerate(zip(*strings, strict=True)):
         g1 = pp.graph_standardizer.standardize(pp.graph_reader.string2graph(s1))
