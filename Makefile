@@ -1,25 +1,51 @@
 # exactalign — every target works from a fresh clone with only Python 3 installed.
+#
+# Installs are pinned: every target installs through requirements/constraints.txt (the lock,
+# compiled by `make lock` from pyproject.toml's ranges, requirements/tools.in and the deliberate
+# holds in requirements/holds.in, for Python 3.10-3.13). `make test-latest` tries the newest
+# release of every dependency in a separate venv, so a breaking release shows as a failing target.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+LOCK   := requirements/constraints.txt
+LATEST := .venv-latest
 JOBS   ?= 1
+# The lock also applies to the isolated build of the editable install (setuptools, wheel).
+PIP_INSTALL = PIP_CONSTRAINT=$(abspath $(LOCK)) $(1) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: install test test-slow bench experiments experiments-quick figures lint clean
+.PHONY: install test test-slow test-latest lock bench experiments experiments-quick \
+        figures lint clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(call PIP_INSTALL,$(PY)) pip
+	$(call PIP_INSTALL,$(PY)) -e '.[dev,peers]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP)         ## .venv with exactalign, its dev tools and the peer scorers, as locked
 
 test: $(STAMP)            ## default suite (< 10 min on 2 cores); pilot-data tests skip without data
 	$(PY) -m pytest -q
 
 test-slow: $(STAMP)       ## the slow tests only
 	$(PY) -m pytest -q -m slow
+
+test-latest:              ## the suite on the newest release of every dependency (no lock), own venv
+	rm -rf $(LATEST)
+	$(PYTHON) -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(LATEST)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade \
+	    --upgrade-strategy eager -e '.[dev,peers]'
+	$(LATEST)/bin/python -m pip list --disable-pip-version-check --format=freeze \
+	    | grep -i -E '^(highspy|numpy|scipy|pulp|penman|smatch|smatchpp|metametric|scorch)=='
+	$(LATEST)/bin/python -m pytest -q -p no:cacheprovider
+
+lock: $(STAMP)            ## recompile requirements/constraints.txt (newest releases within the ranges)
+	$(call PIP_INSTALL,$(PY)) uv
+	$(VENV)/bin/uv pip compile pyproject.toml requirements/tools.in --extra dev --extra peers \
+	    --universal --python-version 3.10 -c requirements/holds.in --upgrade \
+	    --annotation-style line --custom-compile-command "make lock" -o $(LOCK)
 
 bench: $(STAMP)           ## pytest-benchmark timings (not assertions)
 	$(PY) -m pytest -q -m "not slow" --benchmark-enable --benchmark-only tests/bench
@@ -39,5 +65,6 @@ lint: $(STAMP)
 	$(PY) -m ruff check exactalign experiments tests
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .benchmarks .ruff_cache results-quick
+	rm -rf $(VENV) $(LATEST) build dist *.egg-info .pytest_cache .hypothesis .benchmarks \
+	    .ruff_cache results-quick
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
