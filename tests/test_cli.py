@@ -28,7 +28,8 @@ n_ref 2 n_pred 2
 """
 
 RESULT_KEYS = {"status", "proven_optimal", "objective", "bound", "gap", "method", "backend",
-               "wall_time", "nodes", "seed", "solver_version", "components"}
+               "wall_time", "nodes", "seed", "solver_version", "components", "presolve",
+               "fallback"}
 SHARED = ("--json", "--backend", "--time-limit", "--seed", "--jobs")
 HEAVY = ("numpy", "scipy", "highspy", "pulp", "penman")
 

@@ -1,11 +1,23 @@
 """HiGHS through ``highspy`` (the default backend).
 
-Honours every option: time limit, relative gap, threads, random seed, and a warm start
-(``setSolution``; HiGHS checks it and keeps it as incumbent if feasible)."""
+Honours every option: time limit, relative gap, threads, random seed, presolve, and a warm start
+(``setSolution``; HiGHS checks it and keeps it as incumbent if feasible).
+
+Every option is set explicitly on every solve, never inherited from an earlier one in the same
+process. HiGHS keeps one global thread scheduler per process: a solve asking for another thread
+count than the scheduler was started with fails with status "Not Set" (highspy 1.16), so the
+scheduler is reset whenever the count changes. highspy 1.16 prints its banner on the process's
+standard output (file descriptor 1, from C++) when a ``Highs`` object is first used, before
+``output_flag`` can be set: :func:`new_highs` builds and silences the object with descriptor 1
+pointed at standard error, so ``--json`` output stays one JSON document."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 import time
+from functools import lru_cache
 
 import numpy as np
 
@@ -15,14 +27,48 @@ from ..core.solve import BackendOutcome, SolveOptions, finalize_status
 
 NAME = "highs"
 
+#: Thread count the process-wide HiGHS scheduler was last used with (``None``: not yet).
+_scheduler_threads: int | None = None
 
-def _version() -> str:
+
+@contextlib.contextmanager
+def _stdout_to_stderr():
+    """Point file descriptor 1 at standard error for the duration (C++ output included)."""
+    try:
+        out_fd, err_fd = sys.__stdout__.fileno(), sys.__stderr__.fileno()
+    except (AttributeError, ValueError, OSError):  # no real descriptors (embedded, captured)
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(out_fd)
+    try:
+        os.dup2(err_fd, out_fd)
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        os.dup2(saved, out_fd)
+        os.close(saved)
+
+
+def new_highs(verbose: bool = False):
+    """A fresh ``highspy.Highs`` with logging off (unless ``verbose``): its banner goes to stderr."""
     import highspy
 
-    h = highspy.Highs
+    with _stdout_to_stderr():
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", bool(verbose))
+        h.setOptionValue("log_to_console", bool(verbose))
+    return h
+
+
+@lru_cache(maxsize=1)
+def _version() -> str:
     try:
-        return f"highspy {h().versionMajor()}.{h().versionMinor()}.{h().versionPatch()}"
-    except Exception:  # pragma: no cover - very old highspy
+        from importlib.metadata import version
+
+        return f"highspy {version('highspy')}"
+    except Exception:  # pragma: no cover - not installed as a distribution
         return "highspy"
 
 
@@ -30,8 +76,7 @@ def to_highs(model: LinearModel, options: SolveOptions | None = None):
     """A ``highspy.Highs`` object holding ``model`` (column-wise arrays, no Python loops)."""
     import highspy
 
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", bool(options and options.verbose))
+    h = new_highs(bool(options and options.verbose))
     A = model.A.tocsc()
     A.sort_indices()
     inf = highspy.kHighsInf
@@ -52,22 +97,42 @@ def to_highs(model: LinearModel, options: SolveOptions | None = None):
     return h
 
 
+def _configure(h, model: LinearModel, options: SolveOptions) -> None:
+    """Set every option this backend honours, explicitly, on this solve."""
+    global _scheduler_threads
+    import highspy
+
+    threads = int(options.threads)
+    if _scheduler_threads is not None and _scheduler_threads != threads:
+        highspy.Highs.resetGlobalScheduler(True)
+    _scheduler_threads = threads
+    h.setOptionValue("threads", threads)
+    h.setOptionValue("random_seed", int(options.seed))
+    h.setOptionValue("mip_rel_gap", float(options.mip_rel_gap))
+    # HiGHS' default absolute gap (1e-6) would let it stop short of a proof on tiny objectives.
+    h.setOptionValue("mip_abs_gap", 1e-9)
+    h.setOptionValue("presolve", "on" if options.presolve else "off")
+    h.setOptionValue("time_limit", float("inf") if options.time_limit is None
+                     else float(options.time_limit))
+    if options.warm_start is not None and model.is_mip:
+        ws = np.asarray(options.warm_start, dtype=np.float64)
+        h.setSolution(int(ws.shape[0]), np.arange(ws.shape[0], dtype=np.int32), ws)
+
+
 def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
     import highspy
 
     t0 = time.perf_counter()
     h = to_highs(model, options)
-    h.setOptionValue("threads", int(options.threads))
-    h.setOptionValue("random_seed", int(options.seed))
-    h.setOptionValue("mip_rel_gap", float(options.mip_rel_gap))
-    # HiGHS' default absolute gap (1e-6) would let it stop short of a proof on tiny objectives.
-    h.setOptionValue("mip_abs_gap", 1e-9)
-    if options.time_limit is not None:
-        h.setOptionValue("time_limit", float(options.time_limit))
-    if options.warm_start is not None and model.is_mip:
-        ws = np.asarray(options.warm_start, dtype=np.float64)
-        h.setSolution(int(ws.shape[0]), np.arange(ws.shape[0], dtype=np.int32), ws)
-    h.run()
+    _configure(h, model, options)
+    run = h.run()
+    if run == highspy.HighsStatus.kError and \
+            h.getModelStatus() == highspy.HighsModelStatus.kNotset:
+        # The global scheduler was started elsewhere in this process with another thread count.
+        highspy.Highs.resetGlobalScheduler(True)
+        h = to_highs(model, options)
+        _configure(h, model, options)
+        h.run()
     wall = time.perf_counter() - t0
     ms = h.getModelStatus()
     info = h.getInfo()
@@ -98,4 +163,4 @@ def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
         duals = np.asarray(h.getSolution().row_dual, dtype=np.float64)
     return BackendOutcome(status=status, x=x, objective=obj, bound=bound, nodes=nodes,
                           wall_time=wall, backend=NAME, solver_version=_version(),
-                          raw_status=raw, row_dual=duals)
+                          raw_status=raw, row_dual=duals, presolve=options.presolve)

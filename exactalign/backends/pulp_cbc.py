@@ -84,6 +84,7 @@ def _solve(model: LinearModel, options: SolveOptions, t0: float) -> BackendOutco
         solver = pulp.PULP_CBC_CMD(
             msg=bool(options.verbose), timeLimit=options.time_limit,
             gapRel=float(options.mip_rel_gap), gapAbs=1e-9, threads=int(options.threads),
+            presolve=bool(options.presolve),
             warmStart=warm, logPath=log, options=[f"randomCbcSeed {int(options.seed) + 1}"],
         )
         try:
@@ -129,7 +130,7 @@ def _solve(model: LinearModel, options: SolveOptions, t0: float) -> BackendOutco
         status = Status.ERROR
     return BackendOutcome(status=status, x=x, objective=obj, bound=bound, nodes=nodes,
                           wall_time=wall, backend=NAME, solver_version=_version(),
-                          raw_status=raw)
+                          raw_status=raw, presolve=options.presolve)
 
 
 def _version() -> str:

@@ -1,7 +1,8 @@
 """``scipy.optimize.milp`` (HiGHS compiled into SciPy).
 
-SciPy minimises only, so a maximisation is solved as the minimisation of ``-c``. Not honoured:
-``threads`` and ``seed`` (not exposed by SciPy) and ``warm_start`` (unsupported)."""
+SciPy minimises only, so a maximisation is solved as the minimisation of ``-c``. Honours the time
+limit, the relative gap and presolve. Not honoured: ``threads`` and ``seed`` (not exposed by SciPy)
+and ``warm_start`` (unsupported)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     sign = -1.0 if model.maximize else 1.0
-    opts = {"disp": bool(options.verbose), "mip_rel_gap": float(options.mip_rel_gap)}
+    opts = {"disp": bool(options.verbose), "mip_rel_gap": float(options.mip_rel_gap),
+            "presolve": bool(options.presolve)}
     if options.time_limit is not None:
         opts["time_limit"] = float(options.time_limit)
     constraints = []
@@ -61,4 +63,5 @@ def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
     return BackendOutcome(status=status, x=x, objective=obj, bound=bound,
                           nodes=None if nodes is None else int(nodes), wall_time=wall,
                           backend=NAME, solver_version=f"scipy {scipy.__version__}",
-                          raw_status=_STATUS.get(res.status, str(res.status)) + f": {res.message}")
+                          raw_status=_STATUS.get(res.status, str(res.status)) + f": {res.message}",
+                          presolve=options.presolve)

@@ -126,6 +126,12 @@ class Result:
         return self.status is Status.OPTIMAL
 
     @property
+    def fallback(self) -> tuple:
+        """The solver routes that failed verification before this answer (empty: none did).
+        Each is a dict: ``backend``, ``presolve`` and ``error`` (why it was rejected)."""
+        return tuple(self.details.get("fallback", ()))
+
+    @property
     def gap(self) -> float | None:
         """Relative gap between bound and objective (see :func:`relative_gap`)."""
         return relative_gap(self.objective, self.bound)
@@ -158,6 +164,9 @@ class Result:
             "seed": self.seed,
             "solver_version": self.solver_version,
             "components": self.components,
+            "presolve": (None if self.backend is None
+                         else bool(self.details.get("presolve", True))),
+            "fallback": [dict(a) for a in self.fallback],
         }
         if alignment:
             al = self.alignment

@@ -736,6 +736,8 @@ def _solve_ilp(inst, backend, options, decompose, warm_start, t0) -> Result:
     version = None
     ncomp = 0
     raw = set()
+    used, fallback = set(), []  # backends that answered; routes that failed verification
+    presolve = True  # False when some component's answer was computed with presolve off
     for refs, preds, edges in _components(inst, decompose):
         ncomp += 1
         sub = inst._restrict(refs, preds, edges)
@@ -759,6 +761,9 @@ def _solve_ilp(inst, backend, options, decompose, warm_start, t0) -> Result:
                 check=lambda al, s=sub: check(s, al), method="ilp", seed=options.seed)
             version = out.solver_version
             raw.add(out.raw_status)
+            used.add(out.backend)
+            fallback.extend(res.details.get("fallback", ()))
+            presolve = presolve and out.presolve
             if res.alignment is None and start is not None:
                 # No incumbent from the solver (e.g. time limit before any): keep the start.
                 res = Result(res.status, check(sub, start),
@@ -786,7 +791,13 @@ def _solve_ilp(inst, backend, options, decompose, warm_start, t0) -> Result:
     bound = float(np.sum(bounds)) if bounds else 0.0
     if status is Status.OPTIMAL:
         bound = max(bound, obj)
+    details = {"raw_status": sorted(raw)}
+    if fallback:
+        details["fallback"] = fallback
+    if not presolve:
+        details["presolve"] = False
     return Result(status, obj_out, bound, al_out, "ilp", time.perf_counter() - t0,
-                  nodes=int(np.sum(nodes)) if nodes else 0, backend=backend,
+                  nodes=int(np.sum(nodes)) if nodes else 0,
+                  backend="+".join(sorted(used)) if used else backend,
                   seed=options.seed, solver_version=version, components=ncomp,
-                  details={"raw_status": sorted(raw)})
+                  details=details)

@@ -393,15 +393,16 @@ def _round(sub: LatentInstance, xp: np.ndarray) -> np.ndarray:
 def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, model, options, backend,
             t0: float):
     """A component the LP did not settle: round and polish; if still below ``floor(LP)``,
-    the MIP warm-started from it. Returns ``(mapping, objective, bound, status, how, nodes)``."""
+    the MIP warm-started from it. Returns ``(mapping, objective, bound, status, how, nodes,
+    fallback)``, ``fallback`` the routes that failed verification before the MIP's answer."""
     m = _round(sub, xp)
     obj = check(sub, m)
     if obj >= lp_bound:
-        return m, obj, lp_bound, Status.OPTIMAL, "LP bound", 0
+        return m, obj, lp_bound, Status.OPTIMAL, "LP bound", 0, []
     opts = replace(options, warm_start=_x_of(sub, m),
                    time_limit=remaining(options.time_limit, time.perf_counter() - t0))
     if opts.time_limit == 0.0:
-        return m, obj, lp_bound, Status.TIME_LIMIT, "time limit", 0
+        return m, obj, lp_bound, Status.TIME_LIMIT, "time limit", 0, []
     res = verified_result(solve_model(model, backend, opts), model,
                           decode=lambda z: _decode(sub, z), check=lambda al: check(sub, al),
                           method="exact", seed=options.seed)
@@ -413,7 +414,7 @@ def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, model, options
     bound = max(bound, obj)
     status = Status.OPTIMAL if obj >= bound else (res.status if res.status is not Status.OPTIMAL
                                                   else Status.FEASIBLE)
-    return m, obj, bound, status, "MIP", res.nodes or 0
+    return m, obj, bound, status, "MIP", res.nodes or 0, list(res.details.get("fallback", ()))
 
 
 def solve_exact_many(instances, *, options: SolveOptions | None = None, backend: str = "highs",
@@ -511,11 +512,14 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
                    "assignment")
     status = np.full(count, Status.OPTIMAL, dtype=object)
     nodes = np.zeros(count, dtype=np.int64)
+    fallback: dict[int, list] = {}  # component -> routes that failed before its MIP's answer
     for k in np.flatnonzero(bad):
         pairs = np.flatnonzero(label == k)
         sub = _restrict(big, pairs)
-        m, obj, b, st, hw, nd = _settle(sub, xp[pairs], float(bound[k]),
-                                        ilp_model(sub, linking), options, backend, t0)
+        m, obj, b, st, hw, nd, fb = _settle(sub, xp[pairs], float(bound[k]),
+                                            ilp_model(sub, linking), options, backend, t0)
+        if fb:
+            fallback[int(k)] = fb
         on[pairs] = False
         idx = sub.pair_index(m)  # a swap may leave pairs no triple needs: they earn nothing
         on[pairs[idx[idx >= 0]]] = True
@@ -539,9 +543,15 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
         proven_by: dict = {}
         for h in how[comps]:
             proven_by[str(h)] = proven_by.get(str(h), 0) + 1
+        details: dict = {"proven_by": proven_by}
+        failed = [a for c in comps for a in fallback.get(int(c), ())]
+        if lp is not None and lp.attempts:
+            failed = [dict(a) for a in lp.attempts] + failed
+        if failed:
+            details["fallback"] = failed
         results.append(Result(st, obj, max(b, obj), m, "exact", float(total * share[n]),
                               nodes=int(nodes[comps].sum()), backend=backend,
-                              components=len(comps), details={"proven_by": proven_by}))
+                              components=len(comps), details=details))
     return results
 
 
