@@ -110,7 +110,9 @@ def _shared_options() -> argparse.ArgumentParser:
     g.add_argument("--backend", choices=BACKENDS, default="highs",
                    help="solver for ILP methods (default: %(default)s)")
     g.add_argument("--time-limit", type=_non_negative_float, metavar="SECONDS", default=None,
-                   help="time budget of each ILP solve, in seconds (default: none)")
+                   help="time budget, in seconds, of each exact computation (model building and "
+                        "search included; past it the incumbent and a valid bound are reported "
+                        "with status time_limit) (default: none)")
     g.add_argument("--seed", type=_int_at_least(0), metavar="N", default=0,
                    help="random seed of solvers and randomised heuristics (default: %(default)s)")
     g.add_argument("--jobs", type=_int_at_least(1), metavar="N", default=1,

@@ -14,7 +14,9 @@ it refuses an object with edges).
 ``--matching`` is the capacity kind (1:1, 1:N, N:1), ``--strict`` the strict order rule
 (:mod:`exactalign.problems.monotone`). ``--json``: ``{"instance": {a, b, structure, n_ref,
 n_pred, pairs, kind, strict}, "results": {method: solve}, "vs_exact": {method, optimum,
-heuristics: {name: {shortfall, relative}}} | null}``.
+heuristics: {name: {shortfall, relative}}} | null, "skipped": {method: reason}}``; with
+``--method all`` a method that refuses the instance as too large (:class:`ModelTooLargeError`) is
+skipped with a warning on stderr, and the others still run.
 
 ``exactalign timeline GOLD_DIR SYS_DIR`` matches each system timeline to its reference without
 ids (:mod:`exactalign.metrics.timeline`) and prints the order-aware P/R/F1 and how many id-based
@@ -29,6 +31,7 @@ Argument parsing only at import (no numpy); the run functions import what they n
 from __future__ import annotations
 
 import argparse
+import sys
 
 STRUCTURES = ("sequence", "dag")
 MATCHINGS = ("1:1", "1:N", "N:1")
@@ -102,7 +105,7 @@ def _weights(a: list[str], b: list[str], similarity: str):
 
 def run_monotone(args: argparse.Namespace) -> int:
     from ..cli import _fmt, _table, print_json
-    from ..core.errors import InputError
+    from ..core.errors import InputError, ModelTooLargeError
     from ..problems import bipartite, monotone
 
     (la, ea), (lb, eb) = _read_structure(args.a), _read_structure(args.b)
@@ -120,8 +123,17 @@ def run_monotone(args: argparse.Namespace) -> int:
                   for labels, e, path in ((la, ea, args.a), (lb, eb, args.b)))
     inst = monotone.MonotoneInstance(ra, rb, pairs, args.strict)
     methods = METHODS if args.method == "all" else (args.method,)
-    results = {m: monotone.solve(inst, m, formulation=args.formulation, backend=args.backend,
-                                 time_limit=args.time_limit, seed=args.seed) for m in methods}
+    results, skipped = {}, {}
+    for m in methods:
+        try:
+            results[m] = monotone.solve(inst, m, formulation=args.formulation,
+                                        backend=args.backend, time_limit=args.time_limit,
+                                        seed=args.seed)
+        except ModelTooLargeError as exc:
+            if args.method != "all":
+                raise
+            skipped[m] = str(exc)  # the other methods still run; the report says why
+            print(f"exactalign: warning: method {m} skipped: {exc}", file=sys.stderr)
     optimum = next(((m, r.objective) for m, r in results.items()
                     if m in monotone.EXACT_METHODS and r.proven_optimal), None)
     vs = {}
@@ -138,7 +150,8 @@ def run_monotone(args: argparse.Namespace) -> int:
                          "strict": inst.strict},
             "results": {m: r.to_dict(alignment=args.alignment) for m, r in results.items()},
             "vs_exact": None if optimum is None else
-            {"method": optimum[0], "optimum": optimum[1], "heuristics": vs}})
+            {"method": optimum[0], "optimum": optimum[1], "heuristics": vs},
+            "skipped": skipped})
         return 0
     print(f"{args.a} vs {args.b}: {kind}s of {inst.n_ref} and {inst.n_pred} items, "
           f"{inst.num_pairs} candidate pairs, kind {inst.kind}"
@@ -150,6 +163,8 @@ def run_monotone(args: argparse.Namespace) -> int:
                                     f"-{_fmt(v['shortfall'])} (-{100 * v['relative']:.2f}%)")
         rows.append([m, r.status.value, _fmt(r.objective), _fmt(r.bound), _fmt(r.gap, ".3g"),
                      f"{r.wall_time:.4f}", cmp])
+    for m in skipped:
+        rows.append([m, "skipped", "-", "-", "-", "-", "(see the warning)"])
     print(_table(["method", "status", "objective", "bound", "gap", "time(s)", "vs exact"], rows))
     if args.alignment:
         for m, r in results.items():

@@ -132,7 +132,9 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     :data:`BNB_MAX_FAILURES` pairs it did not finish, the remaining pairs skip it), then solves
     the pairs it did not finish through their LPs in batches
     (:func:`~exactalign.problems.latent.solve_exact_many`, LPs on HiGHS, the rare MIPs on
-    ``backend``; ``time_limit`` is a budget for it). numpy, scipy and HiGHS are imported only
+    ``backend``; ``time_limit`` is the budget of the whole exact computation, branch and bound
+    included: past it the pairs left unproven keep their incumbent and a valid bound, status
+    ``time_limit``). numpy, scipy and HiGHS are imported only
     when a pair needs them, which on the small pilot files is never (module docstring).
 
     Every mapping (``Result.alignment``) is a sorted tuple of ``(test variable, gold variable)``
@@ -164,10 +166,12 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
             ex.append(r)
         todo = [k for k, r in enumerate(ex) if r is None or not r.proven_optimal]
         if todo:
-            from ..core.solve import SolveOptions
+            from ..core.solve import SolveOptions, remaining
             from ..problems import latent
 
-            opts = SolveOptions(time_limit=time_limit, seed=seed)
+            # The budget covers the whole exact computation, the branch and bound included.
+            opts = SolveOptions(time_limit=remaining(time_limit, time.perf_counter() - t0),
+                                seed=seed)
             rest = latent.solve_exact_many([insts[k] for k in todo], options=opts,
                                            backend=backend, linking=linking)
             for k, r in zip(todo, rest, strict=True):

@@ -371,10 +371,10 @@ def _restrict(inst: LatentInstance, pairs: np.ndarray) -> LatentInstance:
         bin_q=local[inst.bin_q[bins]], bin_w=inst.bin_w[bins]))
 
 
-def _round(sub: LatentInstance, xp: np.ndarray) -> np.ndarray:
+def _round(sub: LatentInstance, xp: np.ndarray, climb: bool = True) -> np.ndarray:
     """An incumbent from a fractional LP point: the maximum-weight one-to-one mapping for pair
-    weights ``x_p + 0.001 unary_p`` (a bipartite assignment, :mod:`.bipartite`), then smatch's
-    moves (best move or swap while it gains) on the compiled pairs."""
+    weights ``x_p + 0.001 unary_p`` (a bipartite assignment, :mod:`.bipartite`), then (``climb``)
+    smatch's moves (best move or swap while it gains) on the compiled pairs."""
     from . import bipartite  # only here: importing it costs scipy.optimize at start-up
 
     w = xp + 1e-3 * sub.unary
@@ -386,6 +386,8 @@ def _round(sub: LatentInstance, xp: np.ndarray) -> np.ndarray:
     start = [-1] * sub.n_left
     for a, b in zip(lu[al[:, 0]].tolist(), ru[al[:, 1]].tolist(), strict=True):
         start[a] = b
+    if not climb:
+        return _as_array(start)
     best, _ = _Climber.of_compiled(sub).climb(start)
     return _as_array(best)
 
@@ -462,6 +464,44 @@ def _certified_lp_bound(model, lp, col_label: np.ndarray, lp_val: np.ndarray,
     return best
 
 
+def _batch_without_lp(instances, options: SolveOptions, backend: str, linking: str,
+                      t0: float) -> list[Result]:
+    """When the batch's LP ran out of time: each instance's MIP, warm-started from the
+    assignment on the candidates' own weights (:func:`_round` of the empty LP point, without the
+    climb), in an equal share of the time left. The result is
+    the better of the two mappings and the MIP's bound (floored; without one, the bound that
+    every candidate pair and every pair of pairs earns its weight), status ``TIME_LIMIT`` unless
+    the MIP proved its answer."""
+    out = []
+    for n, inst in enumerate(instances):
+        start = time.perf_counter()
+        m = _round(inst, np.zeros(inst.num_pairs), climb=False)  # the climb can take minutes
+        obj = check(inst, m)
+        bound = float(np.floor(inst.unary.clip(0).sum() + inst.bin_w.clip(0).sum() + INT_TOL))
+        status, details = Status.TIME_LIMIT, {"proven_by": {}, "stopped": "LP time limit"}
+        left = remaining(options.time_limit, time.perf_counter() - t0)
+        share = None if left is None else left / (len(instances) - n)
+        model = ilp_model(inst, linking)
+        if model.num_vars and (share is None or share > 0):
+            res = verified_result(
+                solve_model(model, backend, replace(options, warm_start=_x_of(inst, m),
+                                                    time_limit=share)), model,
+                decode=lambda z, i=inst: _decode(i, z), check=lambda al, i=inst: check(i, al),
+                method="exact", seed=options.seed)
+            if res.alignment is not None and res.objective >= obj:
+                m, obj = res.alignment, res.objective
+            if res.bound is not None:
+                bound = min(bound, float(np.floor(res.bound + INT_TOL)))
+            if res.fallback:
+                details["fallback"] = list(res.fallback)
+        bound = max(bound, obj)
+        if obj >= bound:
+            status, details["proven_by"] = Status.OPTIMAL, {"MIP": 1}
+        out.append(Result(status, obj, bound, m, "exact", time.perf_counter() - start,
+                          backend=backend, seed=options.seed, details=details))
+    return out
+
+
 def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -> list[Result]:
     """The ``exact`` method on a batch of instances.
 
@@ -491,8 +531,14 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
     x = np.zeros(model.num_vars)
     lp = None
     if model.num_vars:
+        # The LP gets half of what is left; the rest is for MIPs (or, if the LP does not finish,
+        # for each instance's own MIP from a rounded start: :func:`_batch_without_lp`).
+        left = remaining(options.time_limit, time.perf_counter() - t0)
         lp = solve_model(model.relax(), "highs",
-                         replace(options, warm_start=None, time_limit=None))
+                         replace(options, warm_start=None,
+                                 time_limit=None if left is None else left / 2))
+        if lp.status is Status.TIME_LIMIT:
+            return _batch_without_lp(instances, options, backend, linking, t0)
         if lp.status is not Status.OPTIMAL or lp.x is None:
             raise BackendError(f"the LP relaxation was not solved: {lp.raw_status}")
         x = lp.x

@@ -91,6 +91,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path
 
+from ..core.deadline import Deadline, TimeLimitReached
 from ..core.errors import (
     InfeasibleAlignmentError,
     InputError,
@@ -99,7 +100,7 @@ from ..core.errors import (
 )
 from ..core.model import LinearModel
 from ..core.result import Result, Status
-from ..core.solve import SolveOptions, solve_model, verified_result
+from ..core.solve import SolveOptions, remaining, solve_model, verified_result
 from . import bipartite
 from .bipartite import BipartiteInstance
 
@@ -115,6 +116,17 @@ BRUTE_MAX_PAIRS = 22
 
 #: The pairwise formulation refuses instances with more conflicting pairs than this.
 PAIRWISE_MAX_ROWS = 5_000_000
+
+#: The compact formulation builds a dense candidates x candidates relation (a few bytes a cell,
+#: three arrays at once); beyond this many cells (about 1 GB at its peak) it refuses the instance
+#: with :class:`ModelTooLargeError` instead of exhausting memory.
+COMPACT_MAX_CELLS = 1 << 28
+
+#: Rows per block of the boolean products behind the compact formulation (deadline checks).
+_COMPOSE_ROWS = 512
+
+#: Local search visits the free candidates against the matched ones in blocks of this many cells.
+_LOCAL_BLOCK = 1 << 22
 
 #: Candidate pairs compared per block when listing conflicts (bounds memory).
 _BLOCK = 4_000_000
@@ -268,11 +280,19 @@ def _closure(n: int, edges: np.ndarray) -> np.ndarray:
     return reach
 
 
-def _compose(r: np.ndarray, s: np.ndarray) -> np.ndarray:
-    """Boolean product ``r ∘ s`` (through a float matrix product)."""
+def _compose(r: np.ndarray, s: np.ndarray, deadline: Deadline | None = None) -> np.ndarray:
+    """Boolean product ``r ∘ s`` (through a float matrix product, in blocks of rows so that a
+    ``deadline`` is checked between them)."""
     if r.size == 0:
         return np.zeros(r.shape, dtype=bool)
-    return (r.astype(np.float32) @ s.astype(np.float32)) > 0
+    s32 = s.astype(np.float32)
+    if deadline is None or r.shape[0] <= _COMPOSE_ROWS:
+        return (r.astype(np.float32) @ s32) > 0
+    out = np.empty((r.shape[0], s.shape[1]), dtype=bool)
+    for k in range(0, r.shape[0], _COMPOSE_ROWS):
+        deadline.check("building the compact ILP")
+        out[k:k + _COMPOSE_ROWS] = (r[k:k + _COMPOSE_ROWS].astype(np.float32) @ s32) > 0
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -656,6 +676,13 @@ def _pair_order(inst: MonotoneInstance) -> np.ndarray:
     """Dense ``(E, E)`` relation ``◁`` on the candidates: ``e ◁ f`` iff ``a_e ⊑ a_f`` and
     ``b_f ⊑ b_e`` (``⊑`` is ``<=`` on a capacity-1 side, ``<`` otherwise), ``e != f``."""
     p = inst.pairs
+    E = inst.num_pairs
+    if E * E > COMPACT_MAX_CELLS:
+        raise ModelTooLargeError(
+            f"the compact ILP needs a {E:,} x {E:,} relation over the candidate pairs (about "
+            f"{3 * E * E / 2**30:,.0f} GiB); it refuses more than {COMPACT_MAX_CELLS:,} cells"
+            + (" -- two sequences are solved exactly by the DP (method 'exact' or 'dp')"
+               if inst.is_sequence else ""))
     ref_cap, pred_cap = p.caps
     la = inst.ref.less[np.ix_(p.rows, p.rows)]
     if ref_cap == 1:
@@ -668,7 +695,7 @@ def _pair_order(inst: MonotoneInstance) -> np.ndarray:
     return r
 
 
-def _chain(inst: MonotoneInstance) -> _Built:
+def _chain(inst: MonotoneInstance, deadline: Deadline | None = None) -> _Built:
     """The compact chain formulation over the candidates. With ``U(e)`` the heaviest chain whose
     top is ``e``: ``U(e) >= x[e] + U(f)`` for every cover ``f ◁ e`` of the Hasse diagram of
     ``◁`` on the candidates, where ``U(f) = x[f]`` for a minimal ``f``, ``U(e) = 1`` (the bound
@@ -679,7 +706,7 @@ def _chain(inst: MonotoneInstance) -> _Built:
     p = inst.pairs
     E = inst.num_pairs
     R = _pair_order(inst)
-    cover = R & ~_compose(R, R)
+    cover = R & ~_compose(R, R, deadline)
     lo_, hi_ = np.nonzero(cover)  # lo_ ◁ hi_, a cover
     k = len(lo_)
     has_lower, has_upper = cover.any(axis=0), cover.any(axis=1)
@@ -792,7 +819,8 @@ def linext(inst: MonotoneInstance) -> np.ndarray:
     return _alignment(inst, edges)
 
 
-def local_search(inst: MonotoneInstance, seed=0, *, start=None, max_passes: int = 100):
+def local_search(inst: MonotoneInstance, seed=0, *, start=None, max_passes: int = 100,
+                 time_limit: float | None = None):
     """Local search from :func:`greedy` (or ``start``) with two moves, in the style of the
     (1, 2)-swap local search for independent sets (Andrade, Resende & Werneck 2012):
 
@@ -804,7 +832,9 @@ def local_search(inst: MonotoneInstance, seed=0, *, start=None, max_passes: int 
 
     Candidates and matched pairs are visited in a random order (``numpy.random.default_rng
     (seed)``, a new permutation for each pass); an improving move is applied at once. Stops
-    after a pass without improvement (or ``max_passes``)."""
+    after a pass without improvement (or ``max_passes``), or -- with the alignment reached so
+    far, which is feasible -- once ``time_limit`` seconds have passed (checked between moves)."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     rng = np.random.default_rng(seed)
     w = inst.pairs.weights
     rank = np.empty(inst.num_pairs, dtype=np.int64)
@@ -814,6 +844,8 @@ def local_search(inst: MonotoneInstance, seed=0, *, start=None, max_passes: int 
     for _ in range(max_passes):
         improved = False
         for e in rng.permutation(inst.num_pairs).tolist():
+            if deadline is not None and time.perf_counter() > deadline:
+                return _alignment(inst, np.flatnonzero(sel))
             if sel[e]:
                 continue
             S = np.flatnonzero(sel)
@@ -823,13 +855,19 @@ def local_search(inst: MonotoneInstance, seed=0, *, start=None, max_passes: int 
                 sel[e] = True
                 improved = True
         for s in rng.permutation(np.flatnonzero(sel)).tolist():
+            if deadline is not None and time.perf_counter() > deadline:
+                return _alignment(inst, np.flatnonzero(sel))
             rest = np.flatnonzero(sel)
             rest = rest[rest != s]
             free = np.flatnonzero(~sel)
             if not len(free):
                 break
-            ee, ff = np.meshgrid(free, rest, indexing="ij")
-            blocked = conflicts(inst, ee.ravel(), ff.ravel()).reshape(ee.shape).any(axis=1)
+            blocked = np.zeros(len(free), dtype=bool)
+            step = max(1, _LOCAL_BLOCK // max(1, len(rest)))
+            for k in range(0, len(free), step):
+                ee, ff = np.meshgrid(free[k:k + step], rest, indexing="ij")
+                blocked[k:k + step] = conflicts(inst, ee.ravel(),
+                                                ff.ravel()).reshape(ee.shape).any(axis=1)
             cand = free[~blocked]
             enter = _filter(inst, cand[np.argsort(rank[cand])])
             if w[enter].sum() - w[s] > 1e-12 * max(1.0, w[s]):
@@ -910,7 +948,8 @@ def solve(inst: MonotoneInstance, method: str = "exact", *, formulation: str = "
                          + ", ".join(FORMULATIONS))
     t0 = time.perf_counter()
     if method in HEURISTICS:
-        al = local_search(inst, seed) if method == "local" else HEURISTICS[method](inst)
+        al = (local_search(inst, seed, time_limit=time_limit) if method == "local"
+              else HEURISTICS[method](inst))
         obj = check(inst, al)
         return Result(Status.FEASIBLE, obj, None, al, method, time.perf_counter() - t0,
                       seed=seed if method == "local" else None)
@@ -937,7 +976,15 @@ def _solve_ilp(inst, method, formulation, backend, options, warm_start, t0) -> R
     if E == 0:
         return Result(Status.OPTIMAL, 0.0, 0.0, _alignment(inst, []), method,
                       time.perf_counter() - t0, backend=backend, details=details)
-    built = _BUILDERS[formulation](inst) if formulation in _BUILDERS else None
+    deadline = Deadline(options.time_limit, t0)
+    try:
+        built = (_chain(inst, deadline) if formulation == "compact" else
+                 _BUILDERS[formulation](inst) if formulation in _BUILDERS else None)
+    except TimeLimitReached as exc:  # the budget ran out while building: greedy's alignment
+        al = greedy(inst) if warm_start else _alignment(inst, [])
+        return Result(Status.TIME_LIMIT, check(inst, al), bipartite.trivial_bound(inst.pairs), al,
+                      method, time.perf_counter() - t0, backend=backend, seed=options.seed,
+                      details={**details, "stopped": str(exc)})
     model = built.model if built is not None else pairwise_model(inst)
     details.update(rows=model.num_rows, cols=model.num_vars, nonzeros=int(model.A.nnz),
                    build_s=time.perf_counter() - t0)
@@ -949,6 +996,14 @@ def _solve_ilp(inst, method, formulation, backend, options, warm_start, t0) -> R
         if built is not None:
             x0 = np.concatenate([x0, built.aux_of(start)])
         options = replace(options, warm_start=x0)
+    # The time limit covers the whole computation: building the model and the warm start too.
+    left = remaining(options.time_limit, time.perf_counter() - t0)
+    if left == 0.0 and start is not None:
+        al = _alignment(inst, start)
+        return Result(Status.TIME_LIMIT, check(inst, al), bipartite.trivial_bound(inst.pairs), al,
+                      method, time.perf_counter() - t0, backend=backend, seed=options.seed,
+                      details={**details, "stopped": "time limit before the solve"})
+    options = replace(options, time_limit=left)
     out = solve_model(model, backend, options)
     res = verified_result(out, model,
                           decode=lambda x: _alignment(inst, np.flatnonzero(x[:E] > 0.5)),
