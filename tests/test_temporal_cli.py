@@ -33,11 +33,16 @@ def test_score_json_and_check(tmp_path, capsys):
         # the maximum consistent subset and likewise counted
         assert counts["sys_total"] == 3 and counts["prec_matched"] == 2
         assert counts["gold_total"] == 2 and counts["rec_matched"] == 1
-    assert main(["temporal", "check", str(tmp_path / "sys"), "--json"]) == 0
+    # an inconsistent document: the full report, then exit status 1 (0 when all are consistent)
+    assert main(["temporal", "check", str(tmp_path / "sys"), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     doc = out["documents"][0]
     assert out["inconsistent"] == 1 and doc["min_drop"] == 1 and doc["exact"]["proven_optimal"]
     assert sorted(doc["witness"]) == ["l0:BEFORE", "l1:BEFORE"]
+    assert main(["temporal", "check", str(tmp_path / "sys")]) == 1
+    assert "1 inconsistent" in capsys.readouterr().out
+    assert main(["temporal", "check", str(tmp_path / "gold"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["inconsistent"] == 0
 
 
 def test_errors_exit_2(tmp_path, capsys):

@@ -281,20 +281,35 @@ def parse_span(span: str, mode: str, *, path: str | None = None, line: int | Non
 def read_tbf(path, *, mode: str = "char", attributes: Sequence[str] = DEFAULT_ATTRIBUTES,
              strict: bool = False) -> TbfFile:
     """Read a TBF file (see the module docstring for every rule, error and warning)."""
-    p = Path(path)
-    with open(p, encoding="utf-8", errors="surrogateescape", newline=None) as f:
-        text = f.read()
-    return parse_tbf(text, path=str(path), mode=mode, attributes=attributes, strict=strict)
+    data = Path(path).read_bytes()
+    try:
+        data.decode("utf-8")
+        bad = None
+    except UnicodeDecodeError as e:
+        bad = e.start
+    # Bytes that are not UTF-8 are kept as they are (surrogate escapes) and compared byte for
+    # byte, as v1.8 compares the lines it reads; a warning names the first one.
+    text = data.decode("utf-8", errors="surrogateescape").replace("\r\n", "\n")
+    text = text.replace("\r", "\n")
+    out = parse_tbf(text, path=str(path), mode=mode, attributes=attributes, strict=strict,
+                    _undecodable=bad if bad is None else (bad, data.count(b"\n", 0, bad) + 1,
+                                                          data[bad]))
+    return out
 
 
 def parse_tbf(text: str, *, path: str = "<string>", mode: str = "char",
-              attributes: Sequence[str] = DEFAULT_ATTRIBUTES, strict: bool = False) -> TbfFile:
+              attributes: Sequence[str] = DEFAULT_ATTRIBUTES, strict: bool = False,
+              _undecodable=None) -> TbfFile:
     """Parse the content of a TBF file (``path`` only names it in messages)."""
     if mode not in MODES:
         raise ValueError(f"unknown span mode {mode!r}; choose one of {', '.join(MODES)}")
     attributes = tuple(attributes)
     n_fields = 5 + len(attributes)
     sink = _Sink(path, strict)
+    if _undecodable is not None:
+        offset, line, byte = _undecodable
+        sink.warn(f"not UTF-8 text (byte {byte:#04x} at offset {offset}); such bytes are "
+                  "compared as they are", line)
     docs: dict[str, TbfDocument] = {}
     doc: TbfDocument | None = None
     seen_ids: dict[str, int] = {}

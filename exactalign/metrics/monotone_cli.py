@@ -65,10 +65,10 @@ def _read_structure(path: str) -> tuple[list[str], list | None]:
     import json
 
     from ..core.errors import InputError
+    from ..io.text import read_text
 
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(read_text(path)[1])  # bytes that are not UTF-8: a one-line error
     except json.JSONDecodeError as e:
         raise InputError(f"not valid JSON: {e.msg}", path=path, line=e.lineno) from None
     edges = None  # a list: a sequence (a chain when read as a DAG)

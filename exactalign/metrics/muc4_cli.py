@@ -183,8 +183,13 @@ def _run_1992(args, warnings: list[str]) -> list[tuple]:
     names = _muc_methods(args.alignment)
     recorded = None
     if args.report:
-        recorded = muc4.recorded_mapping(io.read_score_report(args.report))
-        names = ["recorded", *names]
+        report = io.read_score_report(args.report)
+        if any(p.tag != "unrecorded" for p in report.pairs):
+            recorded = muc4.recorded_mapping(report)
+            names = ["recorded", *names]
+        else:  # e.g. SRI's TST4 report: one table per message, no mapping -- never a silent 0
+            warnings.append(f"{args.report}: the report records no template mapping (no "
+                            "mapping lines), so the recorded alignment is not scored")
     res = muc4.score_messages(keys, resps, history, tuple(names), args.slot_matching,
                               recorded=recorded)
     return [(n, s.status.value, s.total.recall, s.total.precision, s.total.f1,

@@ -719,6 +719,9 @@ def evaluate_files(gold_path, system_path, *, token_dir=None, token_ext: str = T
     mode = "char" if token_dir is None else "token"
     strict = kwargs.get("strict", False)
     gold = read_tbf(gold_path, mode=mode, attributes=attributes, strict=strict)
+    if not gold.documents:  # v1.8 would score the system against nothing, silently
+        raise InputError("the gold standard has no documents (no #BeginOfDocument line): "
+                         "nothing to score against", path=str(gold_path))
     system = read_tbf(system_path, mode=mode, attributes=attributes, strict=strict)
     tables = None
     if token_dir is not None:

@@ -6,6 +6,8 @@
 * ``exactalign temporal check DIR`` -- every document whose TLINKs are inconsistent, with a
   witness cycle (``lid:LABEL`` in cycle order), the fewest links to drop (exact, with status) and
   what each greedy heuristic drops. (A data directory literally named ``check`` is ``./check``.)
+  Exit status 1 when some document is inconsistent, 0 when all are consistent (a lint's
+  convention), after the full report.
 
 Registered in :data:`exactalign.cli.COMMANDS`; importing this module is cheap (no numpy).
 ``--json`` prints one object: scoring -- ``{"gold", "system", "mode", "overall": PRF,
@@ -103,7 +105,7 @@ def _run_check(args, directory: str) -> int:
     if args.json:
         print_json({"directory": directory, "inconsistent": len(bad),
                     "documents": [_check_json(r) for r in reports]})
-        return 0
+        return 1 if bad else 0
     print(f"{directory}: {len(reports)} document(s), {len(bad)} inconsistent")
     for r in bad:
         heur = ", ".join(f"{name} {r.links - round(h.objective)}"
@@ -111,7 +113,7 @@ def _run_check(args, directory: str) -> int:
         print(f"\n{r.doc_id}: {r.links} links; drop at least {r.min_drop} "
               f"({r.exact.status.value}); greedy drops: {heur}")
         print("  witness cycle: " + " -> ".join(r.witness))
-    return 0
+    return 1 if bad else 0
 
 
 def _check_json(r) -> dict:
