@@ -1,0 +1,396 @@
+"""Every ``exactalign`` sub-command with ``--json`` prints exactly one JSON document on stdout.
+
+The inputs are tiny hand-written files in each format (no pilot data). Each case forces the
+command's solver route where it has one (``bipartite --method ilp``, ``nugget --exact-method
+ilp``, ``coref --ceaf-method ilp``, ``ere`` through its ILP, the GTT exact alignment's ILPs,
+``smatch`` past its branch and bound into the LP/MIP route, ``monotone --method ilp`` on DAGs,
+``timeline``, ``temporal`` in exact mode and ``temporal check`` on an inconsistent document) and
+runs it with every backend. Two layers:
+
+1. in-process, :func:`exactalign.cli.main` under ``capfd`` (file-descriptor capture, so output
+   printed from C, such as highspy 1.16's banner, lands in the captured stdout): every (case,
+   backend);
+2. a fresh ``python -m exactalign`` per command with ``--backend highs`` on its solver route: a
+   banner printed once per process would come before the JSON there even when the in-process
+   layer, run after other solves in the same process, no longer sees it.
+
+Where the brute backend legitimately refuses a model (more integer points than it enumerates),
+the case expects what the command line promises for it: nothing on stdout, one line on stderr,
+exit status 2 (:class:`ModelTooLargeError` is a usage/input error in :func:`cli.main`).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import pytest
+
+from exactalign import cli
+from exactalign.core import solve as core_solve
+from exactalign.problems import latent_pure
+
+BACKENDS = cli.BACKENDS
+
+#: The keys every solve object carries (README, "JSON output (stable keys)").
+SOLVE_KEYS = {"status", "proven_optimal", "objective", "bound", "gap", "method", "backend",
+              "wall_time", "nodes", "seed", "solver_version", "components", "presolve",
+              "fallback"}
+
+
+# --------------------------------------------------------------------------------------------
+# tiny inputs, one (or two) per format
+# --------------------------------------------------------------------------------------------
+# bipartite: the Dice counterexample of tests/test_cli.py (optimum 1.4), and a dense 12 x 12
+# instance (144 binary variables: 2^144 points, far past what the brute backend enumerates).
+PAIRS = """\
+n_ref 2 n_pred 2
+0 0 0.5
+0 1 1.0
+1 0 0.4
+"""
+BIG_PAIRS = "n_ref 12 n_pred 12\n" + "".join(
+    f"{i} {j} {(7 * i + 3 * j) % 11 + 1}\n" for i in range(12) for j in range(12))
+
+# nugget: TBF, character offsets; three gold and three system mentions (a boundary, a realis
+# and a subtype error), one coreference cluster each.
+GOLD_TBF = """\
+#BeginOfDocument d1
+gold\td1\tE1\t0,5\tattack\tConflict_Attack\tActual
+gold\td1\tE2\t10,15\tdied\tLife_Die\tActual
+gold\td1\tE3\t20,26\tstrike\tConflict_Attack\tActual
+@Coreference\tC1\tE1,E3
+#EndOfDocument
+"""
+SYS_TBF = """\
+#BeginOfDocument d1
+sys\td1\tS1\t0,4\tattac\tConflict_Attack\tActual
+sys\td1\tS2\t10,15\tdied\tLife_Die\tOther
+sys\td1\tS3\t20,26\tstrike\tConflict_Demonstrate\tActual
+@Coreference\tC1\tS1,S3
+#EndOfDocument
+"""
+
+
+def conll(name: str, cols: list[str]) -> str:
+    """A CoNLL-2012 document whose coreference column is ``cols`` (as tests/test_coref.py)."""
+    lines = [f"{name}\t0\t{t}\tw{t}\t{c}" for t, c in enumerate(cols)]
+    return f"#begin document ({name}); part 000\n" + "\n".join(lines) + "\n#end document\n"
+
+
+# coref: the hand-derived example of tests/test_coref.py.
+KEY_CONLL = conll("d", ["(1)", "(1)", "(1", "1)", "(2)", "(2)", "-", "(3)", "-", "-"])
+RESP_CONLL = conll("d", ["(7)", "(7)", "(5", "5)", "(5)", "-", "(5)", "(9)", "(4)", "-"])
+
+# ere: the hand-derived gap of tests/test_ere_cli.py (the procedure maps 2 mentions, the
+# optimum 3).
+ERE_A = {"documents": [{"id": "d", "mentions": [
+    {"id": "a0", "span": [0, 6]}, {"id": "a1", "span": [9, 11]}, {"id": "a2", "span": [9, 12]}],
+    "entities": [{"id": "x", "type": "PER", "mentions": ["a0"]},
+                 {"id": "y", "type": "ORG", "mentions": ["a1", "a2"]}]}]}
+ERE_B = {"documents": [{"id": "d", "mentions": [
+    {"id": "b0", "span": [0, 1]}, {"id": "b1", "span": [1, 10]}, {"id": "b2", "span": [10, 20]}],
+    "entities": [{"id": "u", "type": "PER", "mentions": ["b0"]},
+                 {"id": "v", "type": "ORG", "mentions": ["b1", "b2"]}]}]}
+
+# muc4, 1992 format: every template lists slots 0-24 (as tests/test_muc4.py writes them).
+MUC_SLOTS = ["MESSAGE: ID", "MESSAGE: TEMPLATE", "INCIDENT: DATE", "INCIDENT: LOCATION",
+             "INCIDENT: TYPE", "INCIDENT: STAGE OF EXECUTION", "INCIDENT: INSTRUMENT ID",
+             "INCIDENT: INSTRUMENT TYPE", "PERP: INCIDENT CATEGORY", "PERP: INDIVIDUAL ID",
+             "PERP: ORGANIZATION ID", "PERP: ORGANIZATION CONFIDENCE", "PHYS TGT: ID",
+             "PHYS TGT: TYPE", "PHYS TGT: NUMBER", "PHYS TGT: FOREIGN NATION",
+             "PHYS TGT: EFFECT OF INCIDENT", "PHYS TGT: TOTAL NUMBER", "HUM TGT: NAME",
+             "HUM TGT: DESCRIPTION", "HUM TGT: TYPE", "HUM TGT: NUMBER",
+             "HUM TGT: FOREIGN NATION", "HUM TGT: EFFECT OF INCIDENT", "HUM TGT: TOTAL NUMBER"]
+
+
+def muc_template(msg: str, number: str, fills: dict[int, str]) -> str:
+    values = {0: msg, 1: number, **fills}
+    return "".join(f"{f'{k}.':<4}{name:<31}{values.get(k, '-')}\n"
+                   for k, name in enumerate(MUC_SLOTS)) + "\n"
+
+
+MUC_KEY = muc_template("TST3-MUC4-0001", "1", {4: "BOMBING", 12: '"BANK"'})
+MUC_RESP = (muc_template("TST3-MUC4-0001", "1", {4: "ATTACK", 12: '"BANK"'})
+            + muc_template("TST3-MUC4-0001", "2", {4: "ARSON"}))
+
+# muc4, GTT format. One gold template; two compatible predictions, one earning more recall
+# points (its PerpInd mention lies in both gold PerpInd entities: P 2, R 3), the other more
+# precision points (two mentions of one gold Target entity: P 3, R 2). The recall-best mapping
+# is not F-best, so the exact alignment solves its max-P-given-R ILPs (r = 3, 2, 1).
+ROLES = ("PerpInd", "PerpOrg", "Target", "Victim", "Weapon")
+
+
+def _roles(**given) -> dict:
+    return {r: given.get(r, []) for r in ROLES}
+
+
+GTT_GOLD = {"docid": "TST3-MUC4-0001", "doctext": "", "templates": [
+    {"incident_type": "attack", **_roles(PerpInd=[[["x", 0]], [["x", 0], ["y", 3]]],
+                                         Target=[[["t", 9], ["u", 12]]])}]}
+GTT_PRED = {"30001": {"pred_templates": [
+    {"incident_type": "attack", **_roles(PerpInd=[["x"]])},
+    {"incident_type": "attack", **_roles(Target=[["t"], ["u"]])}]}}
+# muc4, GRIT's REE format (CEAF-REE).
+REE_GOLD = {"docid": "TST3-MUC4-0001", "extracts": _roles(PerpInd=[[["x", 0]], [["y", 3]]],
+                                                          Target=[[["t", 9], ["u", 12]]])}
+REE_PRED = {"30001": {"pred_extracts": _roles(PerpInd=[["x"]], Target=[["u"]])}}
+
+# smatch: the pair of tests/test_smatch.py (its LP bound proves it), and a pair of five-variable
+# graphs (found by a seeded search) whose LP bound is fractional: only the MIP proves it, on
+# --backend; its model (31 binary variables) is too large for the brute backend.
+AMR_TEST = ("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))\n\n"
+            "(a0 / x :ARG0 (a1 / x :ARG1 (a3 / x)) :ARG0 (a2 / y :ARG0 (a4 / y) :ARG1 a0))\n")
+AMR_GOLD = ("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b :polarity -))\n\n"
+            "(b0 / x :ARG1 (b1 / y :ARG1 (b3 / y :ARG0 (b4 / y :ARG1 b1))) :ARG1 (b2 / y))\n")
+
+# monotone: two small DAGs (a diamond against a chain); every label appears on both sides.
+DAG_A = {"items": ["a", "b", "c", "d", "e"], "edges": [[0, 1], [0, 2], [1, 3], [2, 3], [3, 4]]}
+DAG_B = {"items": ["a", "c", "b", "e", "d"], "edges": [[0, 1], [1, 2], [2, 3], [3, 4]]}
+
+
+def timeml(doc: str, events: list[tuple[str, str]], links: list[tuple[int, str, int]]) -> str:
+    """A TimeML document: ``events`` = [(text, class)] with ids e1.. / ei1..; ``links`` =
+    [(source, relType, target)], 1-based event numbers."""
+    text = " ".join(f'<EVENT eid="e{i}" class="{c}">{t}</EVENT>'
+                    for i, (t, c) in enumerate(events, 1))
+    inst = "".join(f'<MAKEINSTANCE eventID="e{i}" eiid="ei{i}"/>'
+                   for i in range(1, len(events) + 1))
+    tl = "".join(f'<TLINK lid="l{k}" relType="{r}" eventInstanceID="ei{s}" '
+                 f'relatedToEventInstance="ei{t}"/>' for k, (s, r, t) in enumerate(links))
+    return f"<TimeML><DOCID>{doc}</DOCID><TEXT>{text}</TEXT>{inst}{tl}</TimeML>"
+
+
+# timeline: tests/test_timeline.py's example (the id-based truth crosses the orders).
+SAID = [("said", "REPORTING"), ("left", "OCCURRENCE"), ("said", "REPORTING")]
+TIMELINE_GOLD = timeml("d1", SAID, [(1, "BEFORE", 2), (2, "BEFORE", 3)])
+TIMELINE_SYS = timeml("d1", SAID, [(1, "AFTER", 2)])
+# temporal: tests/test_temporal_cli.py's example; the system document is inconsistent
+# (e1 < e3 and e3 < e1), so the exact mode and `check` solve its maximum consistent subset.
+ABC = [("a", "OCCURRENCE"), ("b", "OCCURRENCE"), ("c", "OCCURRENCE")]
+TEMPORAL_GOLD = timeml("d1", ABC, [(1, "BEFORE", 2), (2, "BEFORE", 3)])
+TEMPORAL_SYS = timeml("d1", ABC, [(1, "BEFORE", 3), (3, "BEFORE", 1), (2, "AFTER", 1)])
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory) -> dict[str, str]:
+    """Every input file, written once for the module: placeholder name -> path."""
+    root = tmp_path_factory.mktemp("inputs")
+    paths: dict[str, str] = {}
+
+    def put(name: str, text: str, key: str | None = None) -> None:
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+        if key is not None:
+            paths[key] = str(p)
+
+    def put_dir(key: str, name: str, doc: str, text: str) -> None:
+        put(f"{name}/{doc}.tml", text)
+        paths[key] = str(root / name)
+
+    put("pairs.tsv", PAIRS, "pairs")
+    put("big.tsv", BIG_PAIRS, "big_pairs")
+    put("gold.tbf", GOLD_TBF, "gold_tbf")
+    put("sys.tbf", SYS_TBF, "sys_tbf")
+    put("key.conll", KEY_CONLL, "key_conll")
+    put("resp.conll", RESP_CONLL, "resp_conll")
+    put("ere_a.json", json.dumps(ERE_A), "ere_a")
+    put("ere_b.json", json.dumps(ERE_B), "ere_b")
+    put("key-tst3", MUC_KEY, "muc_key")
+    put("resp-tst3", MUC_RESP, "muc_resp")
+    put("gtt_gold.json", json.dumps(GTT_GOLD) + "\n", "gtt_gold")
+    put("gtt_preds.out", json.dumps(GTT_PRED), "gtt_pred")
+    put("ree_gold.json", json.dumps(REE_GOLD) + "\n", "ree_gold")
+    put("ree_preds.out", json.dumps(REE_PRED), "ree_pred")
+    put("test.amr", AMR_TEST, "amr_test")
+    put("gold.amr", AMR_GOLD, "amr_gold")
+    put("dag_a.json", json.dumps(DAG_A), "dag_a")
+    put("dag_b.json", json.dumps(DAG_B), "dag_b")
+    put_dir("timeline_gold", "timeline_gold", "d1", TIMELINE_GOLD)
+    put_dir("timeline_sys", "timeline_sys", "d1", TIMELINE_SYS)
+    put_dir("temporal_gold", "temporal_gold", "d1", TEMPORAL_GOLD)
+    put_dir("temporal_sys", "temporal_sys", "d1", TEMPORAL_SYS)
+    return paths
+
+
+# --------------------------------------------------------------------------------------------
+# the cases
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Case:
+    """One command line (``{placeholder}`` = an input path; ``--json`` and ``--backend`` are
+    added), the backends it runs with, and what it must do."""
+
+    name: str
+    argv: tuple[str, ...]
+    backends: tuple[str, ...] = ("highs",)  # the command solves nothing: one run suffices
+    rc: int = 0  # expected exit status with JSON on stdout
+    refused_by: frozenset[str] = frozenset()  # backends expected to refuse (one-line error)
+    solver_route: bool = False  # the case forces the command's solver route
+    fresh: bool = False  # also run in a fresh process (layer 2), with --backend highs
+    no_bnb: bool = False  # smatch: skip the pure-Python branch and bound (LP/MIP route)
+
+    @property
+    def command(self) -> str:
+        return self.argv[0]
+
+    def line(self, paths: dict[str, str], backend: str) -> list[str]:
+        return [a.format(**paths) for a in self.argv] + ["--json", "--backend", backend]
+
+
+ALL = BACKENDS
+#: The case forces the command's solver route and runs in a fresh process too.
+ROUTE = {"solver_route": True, "fresh": True}
+CASES = [
+    Case("bipartite-ilp", ("bipartite", "{pairs}", "--method", "ilp", "--method", "greedy"),
+         ALL, **ROUTE),
+    Case("bipartite-default", ("bipartite", "{pairs}")),
+    Case("bipartite-ilp-12x12", ("bipartite", "{big_pairs}", "--method", "ilp"), ALL,
+         refused_by=frozenset({"brute"}), solver_route=True),
+    Case("info", ("info",), fresh=True),
+    Case("nugget-ilp", ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "--mapping", "all",
+                        "--exact-method", "ilp"), ALL, **ROUTE),
+    Case("nugget-coref", ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "-c")),
+    Case("nugget-muc", ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "--scheme", "muc",
+                        "--mapping", "all")),
+    Case("coref-ilp", ("coref", "{key_conll}", "{resp_conll}", "--ceaf-method", "ilp"), ALL,
+         **ROUTE),
+    Case("coref-greedy", ("coref", "{key_conll}", "{resp_conll}", "--ceaf-method", "greedy")),
+    # ere solves its exact mapping as an assignment unless another backend or a time limit is
+    # given: --time-limit sends every backend, highs included, through the ILP
+    Case("ere-exact-ilp", ("ere", "{ere_a}", "{ere_b}", "--mapping", "exact", "--time-limit",
+                           "60"), ALL, **ROUTE),
+    Case("ere-procedure", ("ere", "{ere_a}", "{ere_b}")),
+    Case("muc4-1992", ("muc4", "{muc_key}", "{muc_resp}", "--alignment", "all"), fresh=True),
+    Case("muc4-gtt", ("muc4", "{gtt_gold}", "{gtt_pred}", "--format", "gtt", "--metric", "all",
+                      "--alignment", "all"), ALL, **ROUTE),
+    Case("muc4-gtt-ceaf-ree", ("muc4", "{ree_gold}", "{ree_pred}", "--format", "gtt",
+                               "--metric", "ceaf-ree", "--alignment", "all")),
+    # the pure-Python branch and bound switched off: the LP (always HiGHS), then the MIP
+    Case("smatch-lp-mip", ("smatch", "-f", "{amr_test}", "{amr_gold}", "--method", "both",
+                           "--pairs"), ALL, refused_by=frozenset({"brute"}), no_bnb=True,
+         **ROUTE),
+    Case("smatch-bnb", ("smatch", "-f", "{amr_test}", "{amr_gold}", "--pairs"), fresh=True),
+    Case("monotone-dag-ilp", ("monotone", "{dag_a}", "{dag_b}", "--method", "ilp"), ALL,
+         **ROUTE),
+    Case("monotone-dag-all-pairwise", ("monotone", "{dag_a}", "{dag_b}", "--formulation",
+                                       "pairwise")),
+    Case("timeline", ("timeline", "{timeline_gold}", "{timeline_sys}"), ALL, **ROUTE),
+    Case("temporal-exact", ("temporal", "{temporal_gold}", "{temporal_sys}", "--mode", "exact"),
+         ALL, **ROUTE),
+    Case("temporal-te3", ("temporal", "{temporal_gold}", "{temporal_sys}", "--mode", "te3"),
+         fresh=True),
+    # `temporal check` exits 1 after its full report when a document is inconsistent (a lint's
+    # convention, README), 0 when every document is consistent
+    Case("temporal-check-inconsistent", ("temporal", "check", "{temporal_sys}"), ALL, rc=1,
+         **ROUTE),
+    Case("temporal-check-consistent", ("temporal", "check", "{temporal_gold}")),
+]
+
+
+def _params(cases, backends_of) -> list:
+    return [pytest.param(case, backend, id=f"{case.name}-{backend}")
+            for case in cases for backend in backends_of(case)]
+
+
+IN_PROCESS = _params(CASES, lambda c: c.backends)
+SUBPROCESS = _params([c for c in CASES if c.fresh], lambda c: ("highs",))
+
+
+# --------------------------------------------------------------------------------------------
+# checks
+# --------------------------------------------------------------------------------------------
+def solves(obj):
+    """Every solve object (``Result.to_dict()``) nested anywhere in a JSON document."""
+    if isinstance(obj, dict):
+        if "status" in obj and "proven_optimal" in obj:
+            yield obj
+        for v in obj.values():
+            yield from solves(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from solves(v)
+
+
+def check_run(case: Case, backend: str, rc: int, out: str, err: str) -> dict | None:
+    """The command's stdout is exactly one JSON object and its exit status the expected one;
+    or, for a backend expected to refuse, a one-line error and nothing on stdout."""
+    where = (f"{case.name} --backend {backend}: exit {rc}\nstdout: {out[:2000]}\n"
+             f"stderr: {err[:2000]}")
+    assert "Traceback" not in err, where
+    if backend in case.refused_by:
+        assert rc == 2, where
+        assert out == "", where
+        assert err.startswith("exactalign: error: ") and err.count("\n") == 1, where
+        return None
+    assert rc == case.rc, where
+    try:
+        doc = json.loads(out)  # one document: a banner before it or anything after it fails
+    except json.JSONDecodeError as e:
+        raise AssertionError(f"stdout is not one JSON document ({e})\n{where}") from None
+    assert isinstance(doc, dict), where
+    assert out.endswith("}\n"), where
+    for s in solves(doc):
+        assert SOLVE_KEYS <= set(s), f"solve object without {SOLVE_KEYS - set(s)}: {s}"
+    return doc
+
+
+def test_every_command_is_covered():
+    """A new sub-command must get a case here (with its solver route, if it has one)."""
+    assert {c.name for c in cli.COMMANDS} == {c.command for c in CASES}
+    assert {c.command for c in CASES} == {c.command for c, _ in (p.values for p in SUBPROCESS)}
+
+
+# --------------------------------------------------------------------------------------------
+# layer 1: in-process, file-descriptor capture
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("case, backend", IN_PROCESS)
+def test_json_in_process(case, backend, inputs, capfd, monkeypatch):
+    if case.no_bnb:
+        monkeypatch.setattr(latent_pure, "BNB_WORK_LIMIT", 0)
+    used = []  # every backend a solve went through
+    get_backend = core_solve.get_backend
+    monkeypatch.setattr(core_solve, "get_backend",
+                        lambda name: (used.append(name), get_backend(name))[1])
+    capfd.readouterr()
+    rc = cli.main(case.line(inputs, backend))
+    out, err = capfd.readouterr()
+    doc = check_run(case, backend, rc, out, err)
+    if doc is None:
+        assert "brute backend" in err
+    if case.solver_route:  # the route was taken and --backend reached its solver
+        assert backend in used, f"{case.name}: no solve on {backend} ({used})"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bipartite_ilp_solve_reports_presolve_and_fallback(backend, inputs, capfd):
+    rc = cli.main(["bipartite", inputs["pairs"], "--method", "ilp", "--method", "greedy",
+                   "--json", "--backend", backend])
+    out, err = capfd.readouterr()
+    doc = check_run(CASES[0], backend, rc, out, err)
+    ilp, greedy = doc["results"]["ilp"], doc["results"]["greedy"]
+    assert ilp["status"] == "optimal" and ilp["objective"] == pytest.approx(1.4)
+    assert ilp["backend"] == backend and ilp["fallback"] == []
+    assert isinstance(ilp["presolve"], bool)
+    # a heuristic has no solver: presolve null, no fallback
+    assert greedy["backend"] is None and greedy["presolve"] is None and greedy["fallback"] == []
+
+
+# --------------------------------------------------------------------------------------------
+# layer 2: a fresh process per command
+# --------------------------------------------------------------------------------------------
+#: ``python -c`` prologue running ``python -m exactalign`` with the branch and bound of smatch
+#: switched off, so that a tiny pair reaches the LP/MIP route in a fresh process too.
+NO_BNB = ("import runpy, exactalign.problems.latent_pure as lp; lp.BNB_WORK_LIMIT = 0; "
+          "runpy.run_module('exactalign', run_name='__main__', alter_sys=True)")
+
+
+@pytest.mark.parametrize("case, backend", SUBPROCESS)
+def test_json_fresh_process(case, backend, inputs):
+    head = [sys.executable, "-c", NO_BNB] if case.no_bnb else [sys.executable, "-m", "exactalign"]
+    proc = subprocess.run([*head, *case.line(inputs, backend)], capture_output=True, text=True,
+                          timeout=120)
+    check_run(case, backend, proc.returncode, proc.stdout, proc.stderr)
