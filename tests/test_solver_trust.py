@@ -236,3 +236,21 @@ def test_temporal_backends_answer_themselves(data, backend):
     r = temporal.solve(inst, "ilp-rank", backend=backend)
     assert r.proven_optimal and r.backend == backend, (r.backend, r.fallback)
     assert r.objective == pytest.approx(temporal.solve(inst, "brute").objective)
+
+
+# --------------------------------------------------------------------------------------------
+# a result names the solver that answered, and none when none ran
+# --------------------------------------------------------------------------------------------
+def test_no_solver_no_backend():
+    from tests.test_temporal import inst as temporal_inst
+
+    r = temporal.solve(temporal_inst(("a", "b", "BEFORE"), ("b", "c", "BEFORE")), "exact")
+    assert r.proven_optimal and r.backend is None and r.to_dict()["presolve"] is None
+
+
+def test_latent_pairs_proven_by_the_lp_name_highs():
+    from tests.test_latent import SQUARE
+
+    r = latent.solve(SQUARE, "exact", backend="scipy")  # scipy would answer only a MIP
+    assert r.proven_optimal
+    assert r.backend == ("scipy" if "MIP" in r.details["proven_by"] else "highs")

@@ -595,8 +595,10 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
             failed = [dict(a) for a in lp.attempts] + failed
         if failed:
             details["fallback"] = failed
+        # the backend that answered: the MIPs' when one ran, else HiGHS' LP (none: no model)
+        solver = (backend if "MIP" in proven_by else "highs" if lp is not None else None)
         results.append(Result(st, obj, max(b, obj), m, "exact", float(total * share[n]),
-                              nodes=int(nodes[comps].sum()), backend=backend,
+                              nodes=int(nodes[comps].sum()), backend=solver,
                               components=len(comps), details=details))
     return results
 

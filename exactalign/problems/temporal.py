@@ -574,6 +574,7 @@ def solve(inst: TemporalInstance, method: str = "exact", *, backend: str = "high
     one = _solve_rank if method == "ilp-rank" else _solve_cuts     # exact, ilp, ilp-cuts
     kept = np.array([not is_known(r) for r in inst.rel], bool)
     statuses, bound, comps = [Status.OPTIMAL], float(inst.weight[kept].sum()), 0
+    used, fallback, presolve = set(), [], True  # what answered the components that needed a solve
     for links in inst.components():
         sub, _ = _sub(inst, links)
         if Closure(sub).consistent:
@@ -584,6 +585,9 @@ def solve(inst: TemporalInstance, method: str = "exact", *, backend: str = "high
         res = one(sub, backend, opts)
         comps += 1
         statuses.append(res.status)
+        used.add(res.backend)
+        fallback.extend(res.fallback)
+        presolve = presolve and res.details.get("presolve", True)
         kept[links[np.asarray(res.alignment, dtype=np.int64)]] = True
         bound = bound + res.bound if res.bound is not None else float("inf")
     objective = check(inst, kept)
@@ -591,8 +595,12 @@ def solve(inst: TemporalInstance, method: str = "exact", *, backend: str = "high
     return Result(status=status, objective=objective, bound=max(bound, objective),
                   alignment=np.flatnonzero(kept),
                   method="ilp-rank" if method == "ilp-rank" else "ilp-cuts",
-                  wall_time=time.perf_counter() - t0, backend=backend, seed=seed,
-                  components=comps)
+                  wall_time=time.perf_counter() - t0,
+                  # no solver ran when every component was consistent as it stood
+                  backend="+".join(sorted(b for b in used if b)) or None, seed=seed,
+                  components=comps,
+                  details={**({"fallback": fallback} if fallback else {}),
+                           **({} if presolve else {"presolve": False})})
 
 
 # ---------------------------------------------------------------- relabelling (global inference)
