@@ -5,6 +5,7 @@ Command line (see :mod:`experiments.__main__`)::
 
     python -m experiments list
     python -m experiments run --all|NAME... [--quick] [--out DIR] [--jobs N] [--seed S] [--quiet]
+                              [--fresh]
     python -m experiments figures [--out DIR] [NAME...]
 
 :data:`REGISTRY` maps each name to its module; the module protocol is described in

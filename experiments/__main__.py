@@ -2,6 +2,7 @@
 
     python -m experiments list
     python -m experiments run --all|NAME... [--quick] [--out DIR] [--jobs N] [--seed S] [--quiet]
+                              [--fresh]
     python -m experiments figures [--out DIR] [--quiet] [NAME...]
 
 ``run`` writes ``<out>/<name>/rows.csv`` and ``meta.json`` per experiment and regenerates
@@ -9,6 +10,12 @@
 (so it links the figures). ``--jobs N`` spreads independent instances over N processes with
 joblib (``-1``: every CPU); see :mod:`experiments.runner` for running the same code on a Dask or
 Ray cluster. An experiment that finds a violated invariant stops the run with exit status 1.
+
+An instance that raises becomes a row with an ``error`` and the run goes on; when any instance
+failed, the exit status is 1 after every file is written. Finished instances are journaled in
+``<out>/<name>/.partial/``: run the same command again after an interruption (or failures) and
+it resumes where it stopped, recomputing only what did not finish (``--fresh`` ignores the
+journal and recomputes everything). An interrupt exits with status 130.
 """
 
 from __future__ import annotations
@@ -18,7 +25,14 @@ import sys
 import time
 
 from . import REGISTRY
-from .runner import ExperimentError, make_figures, present, run_experiment, write_summary
+from .runner import (
+    ExperimentError,
+    failed_instances,
+    make_figures,
+    present,
+    run_experiment,
+    write_summary,
+)
 
 
 def _jobs(text: str) -> int:
@@ -59,6 +73,9 @@ def parser() -> argparse.ArgumentParser:
                    help="processes for independent instances (default 1; -1 = all CPUs)")
     r.add_argument("--seed", type=_seed, default=None, help="override each config's base seed")
     r.add_argument("--quiet", action="store_true", help="no progress bars or messages")
+    r.add_argument("--fresh", action="store_true",
+                   help="ignore (and delete) the journal of an interrupted run: recompute "
+                        "every instance")
 
     f = sub.add_parser("figures", help="draw figures and SUMMARY.md from the CSVs")
     f.add_argument("--out", default="results", help="results folder (default: results)")
@@ -84,19 +101,34 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.command == "run":
         names = list(REGISTRY) if args.all else list(dict.fromkeys(args.names))
+        failed: dict[str, int] = {}
         for name in names:
             t0 = time.perf_counter()
             try:
                 folder = run_experiment(name, quick=args.quick, out=args.out, jobs=args.jobs,
-                                        seed=args.seed, quiet=args.quiet)
+                                        seed=args.seed, quiet=args.quiet, fresh=args.fresh)
             except ExperimentError as e:
                 print(f"experiment {name} FAILED: {e}", file=sys.stderr)
                 return 1
+            except KeyboardInterrupt:
+                print(f"experiment {name} interrupted: its finished instances are kept in "
+                      f"{args.out}/{name}/.partial/; run the same command again to resume",
+                      file=sys.stderr)
+                return 130
+            n_failed = failed_instances(folder)
+            if n_failed:
+                failed[name] = n_failed
+                print(f"{name}: {n_failed} instance(s) FAILED (rows with an error in "
+                      f"{folder / 'rows.csv'})", file=sys.stderr)
             if not args.quiet:
                 print(f"{name}: done in {time.perf_counter() - t0:.1f} s -> {folder}")
         path = write_summary(args.out)
         if not args.quiet:
             print(f"summary -> {path}")
+        if failed:
+            print("failed instances: " + ", ".join(f"{n} in {k}" for k, n in failed.items()),
+                  file=sys.stderr)
+            return 1
         return 0
 
     # figures

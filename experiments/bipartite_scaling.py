@@ -16,6 +16,8 @@ call (verification by the checker included, the same for every method), the best
 runs for sizes up to ``repeat_max_size`` and a single run above; ``ilp_build_s`` is the time of
 ``bipartite.ilp_model(inst)`` alone (on every row of the instance, measured even when the ILP
 solve is skipped). ``abs_gap = exact - objective`` and ``rel_gap = abs_gap / exact``.
+``fallback`` is the number of solver routes that failed verification before the method's answer
+(``Result.fallback``; 0 normally). An instance that raises is one row with its ``error``.
 
 Invariants checked on every instance (a violation raises :class:`ExperimentError`, so the run
 fails and writes nothing): no heuristic exceeds the exact value by more than :data:`TOL`; the
@@ -35,7 +37,7 @@ from exactalign import synthetic
 from exactalign.problems import bipartite
 
 from . import plot
-from .runner import ExperimentError, parallel_map
+from .runner import ExperimentError, fallback_count, parallel_map
 
 NAME = "bipartite_scaling"
 DESCRIPTION = ("Exact 1:1 matching (assignment special path and HiGHS ILP) vs the greedy "
@@ -76,7 +78,7 @@ COLUMNS = (
     "num_pairs", "components", "ilp_rows", "ilp_build_s",
     "method", "family", "backend", "skipped", "skip_reason", "status", "proven_optimal",
     "objective", "bound", "nodes", "matched", "exact_objective", "abs_gap", "rel_gap",
-    "time_s", "repeats",
+    "time_s", "repeats", "fallback", "error",
 )
 
 FIGURES = ("time_vs_size.png", "gap_vs_size.png")
@@ -175,7 +177,7 @@ def run_unit(unit: dict) -> list[dict]:
         "seed": unit["seed"], "instance_seed": f"{unit['seed']}-{size}-{unit['replicate']}",
         "num_pairs": inst.num_pairs, "components": results["exact"].components,
         "ilp_rows": model.A.shape[0], "ilp_build_s": build_s, "exact_objective": exact_obj,
-        "repeats": repeats,
+        "repeats": repeats, "error": None,
     }
     rows = []
     for m in METHODS:
@@ -186,14 +188,15 @@ def run_unit(unit: dict) -> list[dict]:
             row.update(skipped=True, skip_reason=f"size {size} > ilp_max_size "
                        f"{unit['ilp_max_size']}", status=None, proven_optimal=None,
                        objective=None, bound=None, nodes=None, matched=None, abs_gap=None,
-                       rel_gap=None, time_s=None, repeats=None)
+                       rel_gap=None, time_s=None, repeats=None, fallback=None)
         else:
             abs_gap = exact_obj - res.objective
             rel_gap = abs_gap / exact_obj if exact_obj > 0 else 0.0
             row.update(skipped=False, skip_reason=None, status=res.status.value,
                        proven_optimal=res.proven_optimal, objective=res.objective,
                        bound=res.bound, nodes=res.nodes, matched=len(res.alignment),
-                       abs_gap=abs_gap, rel_gap=rel_gap, time_s=times[m])
+                       abs_gap=abs_gap, rel_gap=rel_gap, time_s=times[m],
+                       fallback=fallback_count(res))
         rows.append(row)
     return rows
 
@@ -224,10 +227,18 @@ def units(config: dict) -> list[dict]:
     return out
 
 
+def _cells(unit: dict) -> dict:
+    """The identifying columns of an instance's error row."""
+    return {k: unit[k] for k in ("weights", "size", "degree", "kind", "replicate", "seed")} | {
+        "n_ref": unit["size"], "n_pred": unit["size"],
+        "instance_seed": f"{unit['seed']}-{unit['size']}-{unit['replicate']}"}
+
+
 def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
     """Rows of every (instance, method), sorted by weights (config order), size, replicate and
     method (:data:`METHODS` order). Instances are spread over ``jobs`` processes."""
-    per_unit = parallel_map(run_unit, units(config), jobs=jobs, desc=NAME, quiet=quiet)
+    per_unit = parallel_map(run_unit, units(config), jobs=jobs, desc=NAME, quiet=quiet,
+                            cells=_cells)
     rows = [r for unit_rows in per_unit for r in unit_rows]
     w_order = {w: i for i, w in enumerate(config["weights"])}
     m_order = {m: i for i, m in enumerate(METHODS)}
@@ -315,10 +326,10 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     """``time_vs_size.png`` (log-log, one panel per weight distribution, mean over seeds with a
     min..max band, ILP model build time dashed) and ``gap_vs_size.png`` (relative gap of each
     heuristic, mean with min..max band), from ``rows.csv`` alone."""
-    from .runner import read_rows
+    from .runner import completed_rows
 
     plt = plot.pyplot()
-    rows = read_rows(csv_path)
+    rows = completed_rows(csv_path)
     out_dir = Path(out_dir)
     dists = list(dict.fromkeys(r["weights"] for r in rows))
     sizes = sorted({r["size"] for r in rows})

@@ -27,7 +27,9 @@ that a clustering repeats stays in the first cluster holding it: ERE mentions be
 entity; CEAF keeps the reference scorer's own rule for repeated mentions).
 ``time_coref_s`` is the time to score the document with every coreference metric (greedy CEAF
 and the exact comparison; on perturbed rows CEAF alone) and ``time_ere_s`` the time of both ERE
-mappings and their reports.
+mappings and their reports. ``fallback`` counts the solver routes that failed verification
+before the exact CEAFe, CEAFm and ERE answers (``Result.fallback``; 0 normally). A document
+whose scoring raises is one row with its ``error``.
 
 Invariants (violations raise :class:`ExperimentError`): greedy CEAF never exceeds the exact
 value; the procedure is never lexicographically above the exact mapping; every exact result is
@@ -50,7 +52,7 @@ from exactalign.metrics import coref, ere
 from exactalign.perturb.clusters import ClusterNoise, perturb_clusters
 
 from . import plot
-from .runner import ExperimentError, parallel_map
+from .runner import ExperimentError, fallback_count, parallel_map
 
 NAME = "coref_ere_gap"
 DESCRIPTION = ("Greedy CEAF and the ERE mention-mapping procedure (Kulick et al. 2014) vs their "
@@ -83,7 +85,7 @@ COLUMNS = (
     "ent_complete_proc", "ent_incomplete_proc", "ent_nomatch_proc",
     "ent_complete_exact", "ent_incomplete_exact", "ent_nomatch_exact",
     "entity_category_changes", "mention_pair_changes", "certificate_ok",
-    "time_coref_s", "time_ere_s",
+    "time_coref_s", "time_ere_s", "fallback", "error",
 )
 FIGURES = ("gap_vs_noise.png",)
 
@@ -227,7 +229,7 @@ def score_pair(label: str, key: list, response: list, all_metrics: bool = True) 
     ``all_metrics`` also computes (and times) MUC, B³, BLANC and LEA."""
     t0 = time.perf_counter()
     d = coref.identify(_coref_doc(label, key), _coref_doc(label, response))
-    out = {}
+    out, exact_results = {}, []
     for m, phi in coref.CEAF_PHI.items():
         g = coref.ceaf(d, phi, "greedy")
         e = coref.ceaf(d, phi, "exact")
@@ -236,6 +238,7 @@ def score_pair(label: str, key: list, response: list, all_metrics: bool = True) 
         if g.result.objective > e.result.objective + TOL:
             raise ExperimentError(f"{label}: greedy {m} {g.result.objective!r} exceeds the "
                                   f"exact {e.result.objective!r}")
+        exact_results.append(e.result)
         out[f"{m}_exact"], out[f"{m}_greedy"] = e.result.objective, g.result.objective
         out[f"{m}_shortfall"] = e.result.objective - g.result.objective
         if m == "ceafe":
@@ -269,7 +272,8 @@ def score_pair(label: str, key: list, response: list, all_metrics: bool = True) 
         ent_incomplete_exact=ce["incomplete"], ent_nomatch_exact=ce["no_match"],
         entity_category_changes=sum(x["kind"].startswith("entity") for x in diffs),
         mention_pair_changes=sum(x["kind"] == "mention_pair" for x in diffs),
-        certificate_ok=ok, time_coref_s=t1 - t0, time_ere_s=t2 - t1)
+        certificate_ok=ok, time_coref_s=t1 - t0, time_ere_s=t2 - t1,
+        fallback=fallback_count(*exact_results, exact.mentions.result))
     return out
 
 
@@ -287,7 +291,7 @@ def run_unit(unit: dict) -> dict:
     row = dict(source=unit["source"], kind=unit["kind"], item=unit["item"],
                document=unit["document"], rate=unit.get("rate"),
                replicate=unit.get("replicate"), seed=unit.get("seed"),
-               perturbations=perturbations)
+               perturbations=perturbations, error=None)
     row.update(score_pair(label, unit["key"], response, all_metrics=unit["kind"] == "pilot"))
     return row
 
@@ -359,10 +363,10 @@ def summary(rows: list[dict]) -> str:
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     """``gap_vs_noise.png``: per noise rate (perturbed rows), the share of documents where each
     heuristic is below its optimum, and the mean number of entity category changes."""
-    from .runner import read_rows
+    from .runner import completed_rows
 
     plt = plot.pyplot()
-    rows = [r for r in read_rows(csv_path) if r["kind"] == "perturbed"]
+    rows = [r for r in completed_rows(csv_path) if r["kind"] == "perturbed"]
     rates = sorted({r["rate"] for r in rows})
     sources = list(dict.fromkeys(r["source"] for r in rows))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")

@@ -22,7 +22,10 @@ Two parts (column ``part``).
   unconstrained assignment; ``recovered`` of the ``truth`` id-based pairs. ``gold`` runs are
   each reference against itself (a sanity check: every event matched).
 
-``time_s`` is the wall time of one ``solve`` call (model building and verification included).
+``time_s`` is the wall time of one ``solve`` call (model building and verification included);
+``fallback`` the number of solver routes that failed verification before its answer
+(``Result.fallback``; 0 normally). A unit (synthetic instance, timeline run) that raises is one
+row with its ``error``.
 ``abs_gap = exact - objective``, ``rel_gap = abs_gap / exact``.
 
 Invariants (:class:`~experiments.runner.ExperimentError`): every formulation that proves
@@ -45,7 +48,7 @@ from exactalign.problems import monotone as mo
 from exactalign.problems.bipartite import BipartiteInstance
 
 from . import plot
-from .runner import ExperimentError, parallel_map
+from .runner import ExperimentError, fallback_count, parallel_map
 
 NAME = "monotone_gap"
 DESCRIPTION = ("Order-preserving matching: compact chain ILP vs the pairwise crossing ILP (size, "
@@ -97,7 +100,7 @@ COLUMNS = (
     "status", "proven_optimal", "objective", "bound", "exact_objective", "abs_gap", "rel_gap",
     "time_s", "model_rows", "model_cols", "model_nnz", "lp_compact", "lp_pairwise",
     "metametric_rows", "metametric_dense_cells", "matched", "recovered", "truth",
-    "truth_monotone",
+    "truth_monotone", "fallback", "error",
 )
 
 
@@ -204,7 +207,7 @@ def _result_cells(r, exact_objective) -> dict:
             "objective": r.objective, "bound": r.bound, "abs_gap": gap,
             "rel_gap": None if gap is None else (gap / exact_objective if exact_objective
                                                  else 0.0),
-            "time_s": r.wall_time, "matched": len(r.alignment)}
+            "time_s": r.wall_time, "matched": len(r.alignment), "fallback": fallback_count(r)}
 
 
 def _check_synthetic(label, results, lp_c, lp_p) -> None:
@@ -278,10 +281,19 @@ def units(config: dict) -> list[dict]:
     return out
 
 
+def _cells(unit: dict) -> dict:
+    """The identifying columns of a unit's error row."""
+    if unit["part"] == "synthetic":
+        return {"part": "synthetic", "run": "synthetic", "n": unit["n"],
+                "density": unit["density"], "replicate": unit["replicate"]}
+    return {"part": "timeline", "run": unit["run"]}
+
+
 def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
     """Rows of both parts: synthetic sorted by (density, n, replicate, method), then the
     timeline runs in config order."""
-    per_unit = parallel_map(_unit, units(config), jobs=jobs, desc=NAME, quiet=quiet)
+    per_unit = parallel_map(_unit, units(config), jobs=jobs, desc=NAME, quiet=quiet,
+                            cells=_cells)
     rows = [{c: r.get(c) for c in COLUMNS} for u in per_unit for r in u]
     m_order = {m: i for i, m in enumerate((*SYN_METHODS, *tl.METHODS))}
     r_order = {r: i for i, r in enumerate(config["runs"])}
@@ -388,10 +400,10 @@ PILOT_FIGURES = ("timeline_recovery.png",)
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     from matplotlib.ticker import NullLocator
 
-    from .runner import read_rows
+    from .runner import completed_rows
 
     plt = plot.pyplot()
-    rows = read_rows(csv_path)
+    rows = completed_rows(csv_path)
     syn = [r for r in rows if r["part"] == "synthetic"]
     out_dir = Path(out_dir)
     written = []

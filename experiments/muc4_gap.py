@@ -25,19 +25,23 @@ recall numerator, precision denominator, recall denominator for the GTT-format r
 alignment beats the exact document F, and none beats the ``exact-corpus`` corpus F, which equals
 its proven bound (the recorded 1992 mapping excepted: it may use pairs the content rule refuses
 under our slot scores); GTT's exhaustive search reaches the exact document F1.
+A unit (a 1992 system on a test set, a modern system, GRIT) that raises is one row with its
+``error``. The rows record no solver ``Result`` (the alignments come from Dinkelbach oracles and
+templates' own scores), hence no ``fallback`` column.
 Without pilot data the experiment scores synthetic documents (:func:`synthetic_documents`,
 system ``synthetic``) with the GTT F1 and CEAF-RME alignments instead.
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from exactalign.core.result import Status
 from exactalign.data import resolve_data_dir
 
 from . import plot
-from .runner import ExperimentError
+from .runner import ExperimentError, parallel_map
 
 NAME = "muc4_gap"
 DESCRIPTION = ("MUC-4 template alignment: official 1992 mapping vs muc1992 greedy vs exact "
@@ -69,7 +73,7 @@ QUICK = {"seed": 0, "sets": ["TST3"], "systems_1992": ["GE", "NYU", "UMASS"],
 
 COLUMNS = ("family", "test_set", "system", "alignment", "status", "documents", "docs_changed",
            "recall", "precision", "f1", "delta_f1", "rank", "num_a", "num_b", "den_a", "den_b",
-           "official_recall", "official_precision", "official_f1", "wall_time_s")
+           "official_recall", "official_precision", "official_f1", "wall_time_s", "error")
 FIGURES = ("muc4_greedy_vs_exact.png",)
 
 TOL = 1e-9
@@ -87,40 +91,46 @@ def _paths_1992(root: Path, test_set: str, system: str):
             d / "results/extracted/scores-pass1.tst4.nrad" / f"{s}-scores-pass1.tst4.nrad")
 
 
-def _rows_1992(root: Path, config: dict) -> list[dict]:
+@functools.lru_cache(maxsize=4)
+def _key_and_history(key_p: Path, hist_p: Path):
+    """The keys and judgement history of a test set, read once per process."""
+    from exactalign.io import muc4 as io
+
+    return io.by_message(io.read_templates(key_p)), io.read_history(hist_p)
+
+
+def _rows_1992(root: Path, test_set: str, system: str) -> list[dict]:
+    """The rows of one 1992 system on one test set (one instance)."""
     from exactalign.io import muc4 as io
     from exactalign.metrics import muc4
 
+    key_p, _, hist_p, _ = _paths_1992(root, test_set, "GE")
+    keys, history = _key_and_history(key_p, hist_p)
+    _, resp_p, _, rep_p = _paths_1992(root, test_set, system)
+    resps = io.by_message(io.read_templates(resp_p))
+    report = io.read_score_report(rep_p)
+    rec = muc4.recorded_mapping(report)
+    names = (("recorded",) if rec else ()) + ("muc1992", "exact", "exact-corpus")
+    res = muc4.score_messages(keys, resps, history, names, recorded=rec)
+    exact = res["exact"]
+    _check_1992(system, test_set, res)
+    off = report.all_templates
+    o_r = (off["COR"] + 0.5 * off["PAR"]) / off["POS"]
+    o_p = (off["COR"] + 0.5 * off["PAR"]) / off["ACT"]
     rows = []
-    for test_set in config["sets"]:
-        key_p, _, hist_p, _ = _paths_1992(root, test_set, "GE")
-        keys = io.by_message(io.read_templates(key_p))
-        history = io.read_history(hist_p)
-        for system in config["systems_1992"]:
-            _, resp_p, _, rep_p = _paths_1992(root, test_set, system)
-            resps = io.by_message(io.read_templates(resp_p))
-            report = io.read_score_report(rep_p)
-            rec = muc4.recorded_mapping(report)
-            names = (("recorded",) if rec else ()) + ("muc1992", "exact", "exact-corpus")
-            res = muc4.score_messages(keys, resps, history, names, recorded=rec)
-            exact = res["exact"]
-            _check_1992(system, test_set, res)
-            off = report.all_templates
-            o_r = (off["COR"] + 0.5 * off["PAR"]) / off["POS"]
-            o_p = (off["COR"] + 0.5 * off["PAR"]) / off["ACT"]
-            for name, s in res.items():
-                changed = sum(1 for a, b in zip(s.messages, exact.messages, strict=True)
-                              if a.alignment != b.alignment)
-                t = s.total
-                rows.append({"family": "1992", "test_set": test_set, "system": system,
-                             "alignment": name, "status": s.status.value,
-                             "documents": len(s.messages), "docs_changed": changed,
-                             "recall": t.recall, "precision": t.precision, "f1": t.f1,
-                             "delta_f1": t.f1 - exact.total.f1, "rank": None,
-                             "num_a": t.COR, "num_b": t.PAR, "den_a": t.POS, "den_b": t.ACT,
-                             "official_recall": o_r, "official_precision": o_p,
-                             "official_f1": 2 * o_r * o_p / (o_r + o_p) if o_r + o_p else 0.0,
-                             "wall_time_s": s.wall_time})
+    for name, s in res.items():
+        changed = sum(1 for a, b in zip(s.messages, exact.messages, strict=True)
+                      if a.alignment != b.alignment)
+        t = s.total
+        rows.append({"family": "1992", "test_set": test_set, "system": system,
+                     "alignment": name, "status": s.status.value,
+                     "documents": len(s.messages), "docs_changed": changed,
+                     "recall": t.recall, "precision": t.precision, "f1": t.f1,
+                     "delta_f1": t.f1 - exact.total.f1, "rank": None,
+                     "num_a": t.COR, "num_b": t.PAR, "den_a": t.POS, "den_b": t.ACT,
+                     "official_recall": o_r, "official_precision": o_p,
+                     "official_f1": 2 * o_r * o_p / (o_r + o_p) if o_r + o_p else 0.0,
+                     "wall_time_s": s.wall_time, "error": None})
     return rows
 
 
@@ -143,29 +153,42 @@ def _check_1992(system, test_set, res) -> None:
                                       f"{a.counts.f1} beats exact {b.counts.f1}")
 
 
-def _rows_gtt(root: Path, config: dict) -> list[dict]:
+@functools.lru_cache(maxsize=2)
+def _gtt_gold(path: Path):
+    """The GTT gold of the test set, read once per process."""
+    from exactalign.io import gtt
+
+    return gtt.read_gold(path)
+
+
+def _rows_gtt(root: Path, system: str) -> list[dict]:
+    """The GTT F1 and CEAF-RME rows of one modern system (one instance)."""
     from exactalign.io import gtt
     from exactalign.metrics import templates
 
     d = root / "muc4"
-    gold = gtt.read_gold(d / "gtt" / "test.json")
-    rows = []
-    for system in config["modern"]:
-        pred = gtt.read_predictions(d / MODERN[system])
-        res = {m: templates.score_gtt(gold, pred, m) for m in templates.GTT_METHODS}
-        _check_gtt(system, res, "gtt")
-        rows += _template_rows("gtt-f1", system, res)
-        res = {m: templates.ceaf_rme(gold, pred, m) for m in templates.RME_METHODS}
-        _check_gtt(system, res, None)
-        rows += _template_rows("ceaf-rme", system, res)
-    if config.get("grit"):
-        rg = gtt.read_ree_gold(d / "grit" / "test_ree.json")
-        rp = gtt.read_ree_predictions(d / "grit" / "preds_s_t.out")
-        res = {m: templates.ceaf_ree(rg, rp, "strict", m) for m in templates.CEAF_METHODS}
-        if res["greedy"].overall.f1 > res["exact"].overall.f1 + TOL:
-            raise ExperimentError("GRIT CEAF-REE: greedy beats the exact assignment")
-        rows += _template_rows("ceaf-ree", "GRIT", res)
-    return rows
+    gold = _gtt_gold(d / "gtt" / "test.json")
+    pred = gtt.read_predictions(d / MODERN[system])
+    res = {m: templates.score_gtt(gold, pred, m) for m in templates.GTT_METHODS}
+    _check_gtt(system, res, "gtt")
+    rows = _template_rows("gtt-f1", system, res)
+    res = {m: templates.ceaf_rme(gold, pred, m) for m in templates.RME_METHODS}
+    _check_gtt(system, res, None)
+    return rows + _template_rows("ceaf-rme", system, res)
+
+
+def _rows_grit(root: Path) -> list[dict]:
+    """GRIT's CEAF-REE rows (one instance)."""
+    from exactalign.io import gtt
+    from exactalign.metrics import templates
+
+    d = root / "muc4"
+    rg = gtt.read_ree_gold(d / "grit" / "test_ree.json")
+    rp = gtt.read_ree_predictions(d / "grit" / "preds_s_t.out")
+    res = {m: templates.ceaf_ree(rg, rp, "strict", m) for m in templates.CEAF_METHODS}
+    if res["greedy"].overall.f1 > res["exact"].overall.f1 + TOL:
+        raise ExperimentError("GRIT CEAF-REE: greedy beats the exact assignment")
+    return _template_rows("ceaf-ree", "GRIT", res)
 
 
 def _check_gtt(system, res, exhaustive: str | None) -> None:
@@ -193,7 +216,7 @@ def _template_rows(test_set: str, system: str, res: dict) -> list[dict]:
                      "num_a": o.precision_num, "num_b": o.recall_num, "den_a": o.precision_den,
                      "den_b": o.recall_den, "official_recall": None,
                      "official_precision": None, "official_f1": None,
-                     "wall_time_s": s.wall_time})
+                     "wall_time_s": s.wall_time, "error": None})
     return rows
 
 
@@ -238,10 +261,10 @@ def synthetic_documents(seed: int, n_docs: int = 200) -> tuple[dict, dict]:
     return gold, pred
 
 
-def _rows_synthetic(config: dict) -> list[dict]:
+def _rows_synthetic(seed: int) -> list[dict]:
     from exactalign.metrics import templates
 
-    gold, pred = synthetic_documents(config["seed"])
+    gold, pred = synthetic_documents(seed)
     res = {m: templates.score_gtt(gold, pred, m) for m in templates.GTT_METHODS}
     _check_gtt("synthetic", res, "gtt")
     rows = _template_rows("gtt-f1", "synthetic", res)
@@ -250,12 +273,37 @@ def _rows_synthetic(config: dict) -> list[dict]:
     return rows + _template_rows("ceaf-rme", "synthetic", res)
 
 
-def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
+def units(config: dict) -> list[dict]:
+    """The instances: each 1992 (test set, system), each modern system, GRIT; or, without pilot
+    data, the synthetic documents."""
     data = resolve_data_dir()
-    if data.available and data.path.joinpath("muc4").is_dir():
-        rows = _rows_1992(data.path, config) + _rows_gtt(data.path, config)
-    else:
-        rows = _rows_synthetic(config)
+    if not (data.available and data.path.joinpath("muc4").is_dir()):
+        return [{"family": "gtt", "system": "synthetic", "seed": config["seed"]}]
+    root = str(data.path)
+    out = [{"family": "1992", "test_set": t, "system": s, "root": root}
+           for t in config["sets"] for s in config["systems_1992"]]
+    out += [{"family": "gtt", "system": s, "root": root} for s in config["modern"]]
+    if config.get("grit"):
+        out.append({"family": "gtt", "test_set": "ceaf-ree", "system": "GRIT", "root": root})
+    return out
+
+
+def run_unit(unit: dict) -> list[dict]:
+    if unit["system"] == "synthetic":
+        return _rows_synthetic(unit["seed"])
+    root = Path(unit["root"])
+    if unit["family"] == "1992":
+        return _rows_1992(root, unit["test_set"], unit["system"])
+    if unit["system"] == "GRIT":
+        return _rows_grit(root)
+    return _rows_gtt(root, unit["system"])
+
+
+def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
+    """Rows of every instance in :func:`units` order (one process: ``jobs`` is not used)."""
+    per_unit = parallel_map(run_unit, units(config), jobs=1, desc=NAME, quiet=quiet,
+                            key=lambda u: (u["family"], u.get("test_set"), u["system"]))
+    rows = [r for rs in per_unit for r in rs]
     _rank(rows)
     return rows
 
@@ -295,10 +343,10 @@ def summary(rows: list[dict]) -> str:
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     """Left: F under each non-exact alignment against F under exact, one point per system and
     test set. Right: the heuristic's shortfall ΔF (heuristic − exact, points) per system."""
-    from .runner import read_rows
+    from .runner import completed_rows
 
     plt = plot.pyplot()
-    rows = read_rows(csv_path)
+    rows = completed_rows(csv_path)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 5))
     exact = {(r["family"], r["test_set"], r["system"]): r["f1"] for r in rows
              if r["alignment"] == "exact"}

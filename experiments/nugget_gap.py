@@ -37,6 +37,10 @@ whole corpus with that mapping alone (reading excluded; candidate pairs and ever
 included; for the hierarchical scheme a single run, for the MUC schemes only the exact mapping,
 once). ``level = document``: one per document with a gap, per (group, system, scheme, heuristic
 mapping, combination), for the gap distribution. The exact mapping's rows have zero gaps by definition.
+``fallback`` (``dice`` schemes): the solver routes that failed verification before the
+mapping's per-document answers (``Result.fallback``, summed over the corpus row's documents; 0
+normally); empty for the MUC schemes, whose Dinkelbach results do not record them. A system
+(unit) whose scoring raises is one row with its ``error``.
 
 Invariants (a violation raises :class:`ExperimentError`): every exact solve is proven optimal
 (every assignment certified; every Dinkelbach iteration ends with a proof); no heuristic's
@@ -60,7 +64,7 @@ from exactalign.metrics import nugget
 from exactalign.perturb.mentions import ErrorRates, perturb
 
 from . import plot
-from .runner import ExperimentError, parallel_map
+from .runner import ExperimentError, fallback_count, parallel_map
 
 NAME = "nugget_gap"
 DESCRIPTION = ("Event nuggets (TAC KBP scorer v1.8): greedy mappings (kbp, kbp-gold-order, "
@@ -97,7 +101,7 @@ COLUMNS = (
     "level", "group", "system", "scheme", "mapping", "combination", "doc_id", "documents",
     "documents_with_gap", "mean_tp_gap", "max_tp_gap", "max_f1_gap", "tp", "exact_tp",
     "f1", "exact_f1", "macro_f1", "exact_macro_f1", "rank", "exact_rank", "n_gold",
-    "n_system", "rate", "profile", "perturb_seed", "time_s", "solve_s",
+    "n_system", "rate", "profile", "perturb_seed", "time_s", "solve_s", "fallback", "error",
 )
 
 FIGURES = ("gap_distribution.png", "greedy_vs_exact.png", "muc_gap.png")
@@ -200,10 +204,11 @@ def _best_time(fn, repeats: int):
 
 
 def _gap_rows(base: dict, label: str, mapping: str, combination: str, docs: list[tuple],
-              corpus: dict) -> list[dict]:
+              corpus: dict, doc_fallback: dict | None = None) -> list[dict]:
     """The corpus row and the document rows (documents with a gap) of one mapping and
     combination. ``docs``: ``(doc_id, tp, exact_tp, f1, exact_f1, n_gold, n_system)`` of the
-    valid documents; ``corpus``: the corpus columns."""
+    valid documents; ``corpus``: the corpus columns; ``doc_fallback``: the ``fallback`` cell of
+    each document (none without solver Results)."""
     for d in docs:
         if d[1] > d[2] + TOL:
             raise ExperimentError(f"{label}: {mapping} beats exact on {d[0]} ({combination}): "
@@ -223,7 +228,8 @@ def _gap_rows(base: dict, label: str, mapping: str, combination: str, docs: list
                      "documents_with_gap": 1, "mean_tp_gap": etp - tp, "max_tp_gap": etp - tp,
                      "max_f1_gap": ef1 - f1, "tp": tp, "exact_tp": etp, "f1": f1,
                      "exact_f1": ef1, "macro_f1": None, "exact_macro_f1": None, "n_gold": ng,
-                     "n_system": ns, "time_s": None, "solve_s": None})
+                     "n_system": ns, "time_s": None, "solve_s": None,
+                     "fallback": (doc_fallback or {}).get(doc_id)})
     return rows
 
 
@@ -254,12 +260,14 @@ def _dice_rows(unit, base, label, gold, system, tables, type_credit=None) -> lis
                      sc.document(x.doc_id).n_gold, sc.document(x.doc_id).n_system)
                     for x in g.documents if sc.document(x.doc_id).valid]
             mic, emic = sc.micro(c), exact.micro(c)
+            fb = {d.doc_id: fallback_count(d.results[c]) for d in sc.documents}
             corpus = {"tp": mic.recall_num, "exact_tp": emic.recall_num, "f1": mic.f1,
                       "exact_f1": emic.f1, "macro_f1": g.macro_f1,
                       "exact_macro_f1": g.exact_macro_f1, "n_gold": int(mic.recall_den),
                       "n_system": int(mic.precision_den), "time_s": times[m],
-                      "solve_s": sum(d.results[c].wall_time for d in sc.documents)}
-            rows += _gap_rows(base, label, m, c, docs, corpus)
+                      "solve_s": sum(d.results[c].wall_time for d in sc.documents),
+                      "fallback": fallback_count(*(d.results[c] for d in sc.documents))}
+            rows += _gap_rows(base, label, m, c, docs, corpus, fb)
     return rows
 
 
@@ -289,7 +297,7 @@ def _muc_rows(unit, base, label, gold, system, tables, partial: str) -> list[dic
             corpus = {"tp": mic.recall_num, "exact_tp": emic.recall_num, "f1": mic.f1,
                       "exact_f1": emic.f1, "macro_f1": None, "exact_macro_f1": None,
                       "n_gold": int(mic.recall_den), "n_system": int(mic.precision_den),
-                      "time_s": times.get(m), "solve_s": None}
+                      "time_s": times.get(m), "solve_s": None, "fallback": None}
             rows += _gap_rows(base, label, m, c, docs, corpus)
     return rows
 
@@ -299,7 +307,7 @@ def run_unit(unit: dict) -> list[dict]:
     label = f"{unit['group']}/{unit['system']}"
     base = {"group": unit["group"], "system": unit["system"], "rate": unit.get("rate"),
             "profile": unit.get("profile"), "perturb_seed": unit.get("perturb_seed"),
-            "rank": None, "exact_rank": None}
+            "rank": None, "exact_rank": None, "error": None}
     rows = _dice_rows(unit, base, label, gold, system, tables)
     for c in unit["type_credit"]:
         rows += _dice_rows(unit, base, label, gold, system, tables, type_credit=c)
@@ -434,10 +442,10 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     against the exact mapping, over the exact score, one point per (system, combination),
     coloured by data set. ``muc_gap.png``: the same for the MUC-style schemes, coloured by
     mapping."""
-    from .runner import read_rows
+    from .runner import completed_rows
 
     plt = plot.pyplot()
-    rows = read_rows(csv_path)
+    rows = completed_rows(csv_path)
     out_dir = Path(out_dir)
     corpus = [r for r in rows if r["level"] == "corpus" and r["scheme"] == "dice"]
     docs = [r for r in rows if r["level"] == "document" and r["scheme"] == "dice"]

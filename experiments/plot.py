@@ -62,7 +62,10 @@ def line_with_band(ax, xs, stats: dict, label: str, style: dict | None = None) -
 
 def save(fig, path: Path) -> Path:
     """Write ``fig`` as PNG (150 dpi, tight) and close it."""
+    from .runner import atomic_open
+
     path = Path(path)
-    fig.savefig(path, dpi=150, bbox_inches="tight")
+    with atomic_open(path, "wb") as fh:  # never a half-written PNG in place of the last one
+        fig.savefig(fh, format="png", dpi=150, bbox_inches="tight")
     pyplot().close(fig)
     return path

@@ -5,16 +5,24 @@ An experiment is a module registered in :data:`experiments.REGISTRY` with
 ``NAME``, ``DESCRIPTION``   its name and a one-line description (``python -m experiments list``);
 ``QUICK``, ``FULL``         configs (plain dicts; ``seed`` is the base seed, keys containing
                             ``time_limit`` are reported as time limits in ``meta.json``);
-``COLUMNS``                 the columns of its rows, in CSV order;
+``COLUMNS``                 the columns of its rows, in CSV order, ending with ``error`` (the
+                            runner fills it: empty on a completed row, ``Type: message`` on a
+                            failed instance's row); where a row records solver ``Result``
+                            objects, ``fallback`` counts their fallback routes
+                            (:func:`fallback_count`);
 ``FIGURES``                 the PNG file names its ``figures`` writes;
 ``DATA_SOURCE``             a sentence saying which data it uses (synthetic, pilot, ...);
 ``SEEDING``                 a sentence saying how per-unit seeds derive from ``config["seed"]``;
 ``run(config, *, jobs=1, quiet=False) -> list[dict]``  the rows (one dict per row, keys
-                            ``COLUMNS``); raises :class:`ExperimentError` when it finds a
-                            violated invariant -- an experiment never hides one;
+                            ``COLUMNS``), its instances dispatched by :func:`parallel_map`
+                            (which leaves failed ones out of its result); raises
+                            :class:`ExperimentError` when it finds a violated invariant -- an
+                            experiment never hides one;
 ``summary(rows) -> str``    one headline markdown table from the rows as :func:`read_rows`
-                            returns them (that is, from the CSV alone);
-``figures(csv_path, out_dir) -> list[Path]``  PNG figures from the CSV alone.
+                            returns them (that is, from the CSV alone), failed instances'
+                            rows left out (:func:`completed_rows`);
+``figures(csv_path, out_dir) -> list[Path]``  PNG figures from the CSV alone (its completed
+                            rows, :func:`completed_rows`).
 
 :func:`run_experiment` writes ``<out>/<name>/rows.csv`` and ``<out>/<name>/meta.json``;
 :func:`make_figures` and :func:`write_summary` (``<out>/SUMMARY.md``) read only those files, so
@@ -36,22 +44,56 @@ Neither Dask nor Ray is a dependency of exactalign; install them only on the clu
 
 Timings measured under ``jobs > 1`` share the machine with other units; ``meta.json`` records
 ``jobs`` so such numbers can be told apart.
+
+Failures, journal and resume. Every experiment hands its independent units (instances) to
+:func:`parallel_map`, the one place all instances go through. Under :func:`run_experiment`:
+
+* an instance that raises (anything but :class:`ExperimentError`, which still stops the
+  experiment: a violated invariant is never hidden) becomes one row whose ``error`` column says
+  ``Type: message`` (one line) and whose measured columns are empty; its identifying columns
+  come from the unit (``cells=``). The unit is left out of what :func:`parallel_map` returns, the
+  other instances run on, the error rows follow the experiment's own rows (in instance order),
+  ``meta.json`` and ``SUMMARY.md`` count the failures, and ``python -m experiments run`` exits 1
+  at the end -- after writing everything;
+* each finished instance is appended (and flushed) to the journal
+  ``<out>/<name>/.partial/rows.jsonl``, keyed by a stable instance key (``key=`` or a hash of the
+  unit) and the run's :func:`fingerprint` (experiment, quick flag, config, code version and
+  commit, library versions, data directory). A run interrupted or stopped picks up the
+  journal entries of the same fingerprint and computes only the missing instances (failed ones
+  are retried); the results are put back in instance order, so ``rows.csv`` is byte-identical
+  to an uninterrupted run's. The journal is removed once ``rows.csv`` and ``meta.json`` are
+  written -- unless some instance failed: then it stays, and the same command run again
+  recomputes only the failed instances; ``fresh=True`` (``--fresh``) ignores and removes it
+  first;
+* ``rows.csv``, ``meta.json``, ``SUMMARY.md`` and figures are written to a temporary file in the
+  same folder and moved onto the target with :func:`os.replace` (:func:`atomic_open`), so an
+  interrupted run never leaves a half-written file and never destroys the previous results.
+
+Outside :func:`run_experiment` (calling an experiment's ``run`` directly) :func:`parallel_map`
+neither catches nor journals: exceptions propagate.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import copy
 import csv
 import datetime as _dt
+import hashlib
 import importlib.metadata
 import json
 import math
 import os
+import pickle
 import platform
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+import traceback
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +106,14 @@ VERSIONED = ("exactalign", "highspy", "scipy", "pulp", "numpy", "joblib", "matpl
 #: Keys of every ``meta.json``.
 META_KEYS = ("experiment", "description", "quick", "config", "seeds", "seeding", "time_limits",
              "versions", "python", "git", "machine", "jobs", "data", "rows", "columns",
-             "started", "wall_time_s", "argv")
+             "started", "wall_time_s", "argv", "instances", "fingerprint")
+
+#: The column of a failed instance's row: ``Type: message`` of its exception (empty otherwise).
+ERROR_COLUMN = "error"
+
+#: Where the journal of finished instances lives, under ``<out>/<name>/``.
+JOURNAL_DIR = ".partial"
+JOURNAL_FILE = "rows.jsonl"
 
 
 class ExperimentError(RuntimeError):
@@ -93,6 +142,280 @@ def resolve_names(names: Sequence[str] | None, reg: dict | None = None) -> list[
 
 
 # ------------------------------------------------------------------------------------------
+# atomic files
+# ------------------------------------------------------------------------------------------
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | Path, mode: str = "w", *, encoding: str | None = "utf-8",
+                newline: str | None = None):
+    """Open a temporary file next to ``path`` for writing; when the ``with`` block ends without
+    an exception the file is flushed, synced and moved onto ``path`` with :func:`os.replace`
+    (atomic on POSIX and Windows). On an exception (or an interrupt) the temporary file is
+    removed and ``path`` is left as it was."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp's 0600 would leave results unreadable to others
+        binary = "b" in mode
+        with os.fdopen(fd, mode, encoding=None if binary else encoding,
+                       newline=None if binary else newline) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """``Path(path).write_text(text)``, atomically (:func:`atomic_open`)."""
+    with atomic_open(path, "w") as fh:
+        fh.write(text)
+
+
+def write_json(path: str | Path, obj: Any) -> None:
+    """``obj`` as indented JSON plus a newline, atomically (:func:`atomic_open`)."""
+    with atomic_open(path, "w") as fh:
+        json.dump(obj, fh, indent=2, sort_keys=False)
+        fh.write("\n")
+
+
+# ------------------------------------------------------------------------------------------
+# failed instances and the journal of finished ones
+# ------------------------------------------------------------------------------------------
+def columns_of(module) -> list[str]:
+    """The CSV columns of ``module``: its ``COLUMNS``, plus :data:`ERROR_COLUMN` at the end when
+    it does not declare it (every registered experiment does)."""
+    cols = list(module.COLUMNS)
+    return cols if ERROR_COLUMN in cols else [*cols, ERROR_COLUMN]
+
+
+def describe_error(exc: BaseException) -> str:
+    """``Type: message`` of ``exc`` on one line (whitespace collapsed, at most 500 characters)."""
+    msg = " ".join(str(exc).split())
+    if len(msg) > 500:
+        msg = msg[:497] + "..."
+    return f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__
+
+
+def fallback_count(*results) -> int | None:
+    """The number of solver routes that failed verification before the answers of ``results``
+    (solver ``Result`` objects, ``None`` entries ignored; ``Result.fallback``), or ``None`` when
+    every entry is ``None``. 0 normally."""
+    present_ = [r for r in results if r is not None]
+    if not present_:
+        return None
+    return sum(len(getattr(r, "fallback", ()) or ()) for r in present_)
+
+
+def _source_files() -> list[tuple[str, Path]]:
+    import exactalign
+
+    roots = {"exactalign": Path(exactalign.__file__).resolve().parent,
+             "experiments": Path(__file__).resolve().parent}
+    out = []
+    for label, root in roots.items():
+        for f in sorted(root.rglob("*.py")):
+            if "__pycache__" not in f.parts:
+                out.append((f"{label}/{f.relative_to(root).as_posix()}", f))
+    return out
+
+
+def code_digest() -> str:
+    """SHA-256 (16 hex digits) of the source of the ``exactalign`` and ``experiments`` packages
+    as they are on disk: the code version a journal entry was computed with, committed or not."""
+    h = hashlib.sha256()
+    for name, f in _source_files():
+        h.update(name.encode())
+        h.update(b"\0")
+        h.update(f.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def fingerprint(name: str, config: dict, *, quick: bool) -> str:
+    """The identity of a run's results (16 hex digits): experiment, quick flag, config (seed
+    included), :func:`code_digest`, git commit, library versions, Python and the data directory.
+    Journal entries are reused only under the same fingerprint. ``jobs`` is not part of it."""
+    import exactalign
+
+    payload = {"experiment": name, "quick": bool(quick), "config": config,
+               "exactalign": getattr(exactalign, "__version__", None), "code": code_digest(),
+               "commit": git_info().get("commit"), "versions": versions(),
+               "python": platform.python_version(), "data": data_description()}
+    text = json.dumps(payload, sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _plain(x: Any) -> bool:
+    """Whether ``x`` survives a JSON round trip unchanged, types included."""
+    t = type(x)
+    if x is None or t in (str, int, float, bool):
+        return True
+    if t is list:
+        return all(_plain(v) for v in x)
+    if t is dict:
+        return all(type(k) is str and _plain(v) for k, v in x.items())
+    return False
+
+
+class Journal:
+    """The finished instances of one experiment's runs, one JSON line each (appended, flushed and
+    synced as each instance finishes): ``{"fingerprint", "key", "value"}``, or ``"pickle"``
+    (base64) instead of ``"value"`` when the result would not survive JSON unchanged (tuples,
+    numpy scalars...). Entries of other fingerprints are kept (another config may resume later)
+    but never used; a line torn by a kill is dropped when the journal is opened."""
+
+    def __init__(self, folder: str | Path, fingerprint: str):
+        self.dir = Path(folder) / JOURNAL_DIR
+        self.path = self.dir / JOURNAL_FILE
+        self.fingerprint = fingerprint
+        self.stale = 0
+        self._done: dict[str, dict] = {}
+        self._load()
+
+    def _load(self) -> None:
+        if not self.path.is_file():
+            return
+        keep, torn = [], 0
+        with open(self.path, encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    if not line.endswith("\n"):
+                        raise ValueError("torn line")
+                    rec = json.loads(line)
+                    key, fp = rec["key"], rec["fingerprint"]
+                    if "value" not in rec and "pickle" not in rec:
+                        raise KeyError("value")
+                except (ValueError, KeyError, TypeError):
+                    torn += 1
+                    continue
+                keep.append(line)
+                if fp == self.fingerprint:
+                    self._done[key] = rec
+                else:
+                    self.stale += 1
+        if torn:  # rewrite without the torn line, so that appends start on a fresh line
+            write_text(self.path, "".join(keep))
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._done
+
+    def __len__(self) -> int:
+        return len(self._done)
+
+    def get(self, key: str) -> Any:
+        rec = self._done[key]
+        if "value" in rec:
+            return rec["value"]
+        return pickle.loads(base64.b64decode(rec["pickle"]))
+
+    def append(self, key: str, value: Any) -> None:
+        rec: dict[str, Any] = {"fingerprint": self.fingerprint, "key": key}
+        if _plain(value):
+            rec["value"] = value
+        else:
+            rec["pickle"] = base64.b64encode(pickle.dumps(value, protocol=4)).decode("ascii")
+        line = json.dumps(rec, separators=(",", ":")) + "\n"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write(line)
+            fh.flush()
+            os.fsync(fh.fileno())
+        self._done[key] = rec
+
+    def remove(self) -> None:
+        """Delete the journal (every fingerprint's entries) and its folder."""
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _key_default(o: Any) -> Any:
+    if isinstance(o, Path):
+        return o.as_posix()
+    if isinstance(o, (set, frozenset)):
+        return sorted(repr(v) for v in o)
+    if hasattr(o, "tolist") and type(o).__module__ == "numpy":  # arrays and numpy scalars
+        return o.tolist()
+    raise TypeError(f"no stable key for {type(o).__name__}")
+
+
+def unit_key(unit: Any) -> str | None:
+    """A stable key of a unit made of plain data (SHA-256 of its canonical JSON, 16 hex
+    digits), or ``None`` when it holds objects without one."""
+    try:
+        text = json.dumps(unit, sort_keys=True, default=_key_default)
+    except (TypeError, ValueError):
+        return None
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _fn_name(fn: Callable) -> str:
+    inner = getattr(fn, "func", fn)  # functools.partial
+    return f"{getattr(inner, '__module__', '')}.{getattr(inner, '__qualname__', type(inner).__name__)}"
+
+
+class _Run:
+    """The state of one :func:`run_experiment` while its experiment runs: the journal, the
+    failed instances and the counts. :func:`parallel_map` finds it in :data:`_ACTIVE`."""
+
+    def __init__(self, name: str, columns: Sequence[str], journal: Journal, quiet: bool):
+        self.name = name
+        self.columns = list(columns)
+        self.journal = journal
+        self.quiet = quiet
+        self.calls = 0
+        self.total = 0
+        self.resumed = 0
+        self.failures: list[tuple[int, int, dict]] = []
+
+    def keys(self, call: int, fn: Callable, units: Sequence[Any],
+             key: Callable[[Any], Any] | None) -> list[str]:
+        name, seen, out = _fn_name(fn), {}, []
+        for i, u in enumerate(units):
+            k = str(key(u)) if key is not None else unit_key(u)
+            k = f"#{i}" if k is None else k  # index: stable under the same fingerprint
+            n = seen[k] = seen.get(k, 0) + 1
+            out.append(f"{call}:{name}:{k}" + (f"~{n - 1}" if n > 1 else ""))
+        return out
+
+    def fail(self, call: int, i: int, unit: Any, key: str, error: str, tb: str,
+             cells: Callable[[Any], Mapping] | None) -> None:
+        ident = cells(unit) if cells is not None else (
+            {k: v for k, v in unit.items() if v is None or type(v) in (str, int, float, bool)}
+            if isinstance(unit, Mapping) else {})
+        row = {c: None for c in self.columns}
+        row.update({k: v for k, v in ident.items() if k in row})
+        row[ERROR_COLUMN] = error
+        self.failures.append((call, i, row))
+        from tqdm.auto import tqdm
+
+        text = f"{self.name}: instance {key} FAILED: {error}"
+        tqdm.write(text if self.quiet else f"{text}\n{tb.rstrip()}", file=sys.stderr)
+
+    def error_rows(self) -> list[dict]:
+        return [row for _, _, row in sorted(self.failures, key=lambda f: (f[0], f[1]))]
+
+    def counts(self) -> dict[str, int]:
+        failed = len(self.failures)
+        return {"total": self.total, "completed": self.total - failed, "failed": failed,
+                "resumed": self.resumed}
+
+
+#: The run in progress in this process (set by :func:`run_experiment`), or ``None``.
+_ACTIVE: _Run | None = None
+
+
+# ------------------------------------------------------------------------------------------
 # progress and parallelism
 # ------------------------------------------------------------------------------------------
 def progress_enabled(quiet: bool) -> bool:
@@ -100,19 +423,40 @@ def progress_enabled(quiet: bool) -> bool:
     return not quiet and sys.stderr.isatty()
 
 
-def _indexed(fn: Callable, i: int, unit: Any) -> tuple[int, Any]:
-    return i, fn(unit)
+def _indexed(fn: Callable, i: int, unit: Any) -> tuple[int, bool, Any]:
+    return i, True, fn(unit)
+
+
+def _guarded(fn: Callable, i: int, unit: Any) -> tuple[int, bool, Any]:
+    """``(i, True, fn(unit))``, or ``(i, False, (error, traceback))`` when ``fn`` raises an
+    exception other than :class:`ExperimentError` (that one, and interrupts, propagate)."""
+    try:
+        return i, True, fn(unit)
+    except ExperimentError:
+        raise
+    except Exception as e:
+        return i, False, (describe_error(e), traceback.format_exc())
 
 
 def parallel_map(fn: Callable[[Any], Any], units: Sequence[Any], *, jobs: int = 1,
-                 desc: str | None = None, quiet: bool = False) -> list:
+                 desc: str | None = None, quiet: bool = False,
+                 key: Callable[[Any], Any] | None = None,
+                 cells: Callable[[Any], Mapping] | None = None) -> list:
     """``[fn(u) for u in units]``, computed by ``joblib.Parallel(n_jobs=jobs)``, in input order.
 
     ``fn`` must be a module-level function (it is pickled to the workers) and each unit
     independent. Results arrive as they complete (a tqdm bar counts them when
     :func:`progress_enabled`); they are returned in the order of ``units``. With ``jobs=1``
     everything runs in this process. No backend is named, so an enclosing
-    ``joblib.parallel_config(backend="dask"|"ray"|...)`` moves the units to a cluster."""
+    ``joblib.parallel_config(backend="dask"|"ray"|...)`` moves the units to a cluster.
+
+    Under :func:`run_experiment` (see the module docstring) each unit is an instance: units
+    finished by an earlier, interrupted run of the same fingerprint are taken from the journal
+    instead of being recomputed, each new result is journaled as it arrives, and a unit whose
+    ``fn`` raises (other than :class:`ExperimentError`) becomes an error row and is *left out*
+    of the returned list. ``key(unit)`` names a unit stably (default: a hash of the unit when it
+    is plain data, else its position); ``cells(unit)`` gives the identifying columns of its error
+    row (default: the unit's own plain entries that are columns)."""
     import joblib
     from tqdm.auto import tqdm
 
@@ -120,15 +464,38 @@ def parallel_map(fn: Callable[[Any], Any], units: Sequence[Any], *, jobs: int = 
         raise ValueError("jobs must be a positive number of processes or negative (joblib "
                          "semantics: -1 = all CPUs), not 0")
     units = list(units)
-    out: list = [None] * len(units)
-    par = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
-    gen = par(joblib.delayed(_indexed)(fn, i, u) for i, u in enumerate(units))
-    with tqdm(total=len(units), desc=desc, disable=not progress_enabled(quiet),
+    n = len(units)
+    run = _ACTIVE
+    out: list = [None] * n
+    ok = [False] * n
+    todo = list(range(n))
+    if run is not None:
+        call = run.calls
+        run.calls += 1
+        keys = run.keys(call, fn, units, key)
+        todo = []
+        for i in range(n):
+            if keys[i] in run.journal:
+                out[i], ok[i] = run.journal.get(keys[i]), True
+            else:
+                todo.append(i)
+        run.resumed += n - len(todo)
+    worker = _indexed if run is None else _guarded
+    with tqdm(total=n, initial=n - len(todo), desc=desc, disable=not progress_enabled(quiet),
               unit="unit", leave=False) as bar:
-        for i, res in gen:
-            out[i] = res
-            bar.update(1)
-    return out
+        if todo:
+            par = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
+            for i, good, res in par(joblib.delayed(worker)(fn, i, units[i]) for i in todo):
+                if good:
+                    out[i], ok[i] = res, True
+                    if run is not None:
+                        run.journal.append(keys[i], res)
+                else:
+                    run.fail(call, i, units[i], keys[i], res[0], res[1], cells)
+                bar.update(1)
+    if run is not None:
+        run.total += n
+    return [r for r, good in zip(out, ok, strict=True) if good]
 
 
 # ------------------------------------------------------------------------------------------
@@ -147,7 +514,8 @@ def _cell(v: Any) -> Any:
 def write_rows(path: Path, rows: Sequence[dict], columns: Sequence[str]) -> None:
     """Write ``rows`` as CSV with exactly ``columns`` (a row with other keys is an error).
 
-    ``None`` and NaN become empty cells; floats are written round-trip exact."""
+    ``None`` and NaN become empty cells; floats are written round-trip exact. The file is
+    written atomically (:func:`atomic_open`): on any failure the previous file stays intact."""
     cols = list(columns)
     for k, row in enumerate(rows):
         if set(row) != set(cols):
@@ -155,14 +523,11 @@ def write_rows(path: Path, rows: Sequence[dict], columns: Sequence[str]) -> None
             missing = sorted(set(cols) - set(row))
             raise ExperimentError(f"row {k} does not match the declared columns "
                                   f"(extra: {extra}, missing: {missing})")
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", newline="", encoding="utf-8") as fh:
+    with atomic_open(path, "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=cols, lineterminator="\n")
         w.writeheader()
         for row in rows:
             w.writerow({c: _cell(row[c]) for c in cols})
-    os.replace(tmp, path)
 
 
 def _parse(s: str) -> Any:
@@ -185,6 +550,12 @@ def read_rows(path: Path) -> list[dict]:
     ``True``/``False`` -> bool, integers -> int, other numbers -> float, the rest str."""
     with open(path, newline="", encoding="utf-8") as fh:
         return [{k: _parse(v) for k, v in row.items()} for row in csv.DictReader(fh)]
+
+
+def completed_rows(path: Path) -> list[dict]:
+    """:func:`read_rows` without the rows of failed instances (a non-empty ``error``): what
+    summaries and figures are drawn from."""
+    return [r for r in read_rows(path) if not r.get(ERROR_COLUMN)]
 
 
 def read_header(path: Path) -> list[str]:
@@ -243,8 +614,12 @@ def data_description() -> str:
 
 
 def build_meta(name: str, module, config: dict, *, quick: bool, jobs: int, started: str,
-               wall_time: float, rows: int) -> dict[str, Any]:
-    """The ``meta.json`` record of one run (keys :data:`META_KEYS`)."""
+               wall_time: float, rows: int, instances: dict | None = None,
+               fingerprint: str | None = None) -> dict[str, Any]:
+    """The ``meta.json`` record of one run (keys :data:`META_KEYS`). ``instances``: counts of
+    the units :func:`parallel_map` ran (``total``, ``completed``, ``failed``, ``resumed`` from
+    the journal); ``wall_time_s`` is this invocation's, without the time of a resumed run's
+    earlier part."""
     return {
         "experiment": name,
         "description": module.DESCRIPTION,
@@ -262,10 +637,12 @@ def build_meta(name: str, module, config: dict, *, quick: bool, jobs: int, start
         "jobs": jobs,
         "data": {"used": module.DATA_SOURCE, "data_dir": data_description()},
         "rows": rows,
-        "columns": list(module.COLUMNS),
+        "columns": columns_of(module),
         "started": started,
         "wall_time_s": wall_time,
         "argv": list(sys.argv),
+        "instances": instances,
+        "fingerprint": fingerprint,
     }
 
 
@@ -284,31 +661,73 @@ def config_for(module, *, quick: bool = False, seed: int | None = None) -> dict:
 
 def run_experiment(name: str, *, quick: bool = False, out: str | Path = "results",
                    jobs: int = 1, seed: int | None = None, quiet: bool = False,
-                   reg: dict | None = None) -> Path:
+                   reg: dict | None = None, fresh: bool = False) -> Path:
     """Run experiment ``name`` and write ``<out>/<name>/rows.csv`` and ``meta.json``.
 
-    Figures left by an earlier run in that folder are removed (they no longer match the CSV);
-    :func:`make_figures` draws new ones. Returns the experiment's folder."""
+    Instances that fail become error rows (counted in ``meta.json``'s ``instances``); finished
+    instances are journaled and an interrupted run resumes from the journal of the same
+    :func:`fingerprint` (``fresh=True`` discards it first); see the module docstring. An
+    :class:`ExperimentError` (a violated invariant) or an interrupt propagates and writes
+    nothing but the journal. Figures left by an earlier run in that folder are removed once
+    the new CSV is written (they no longer match it); :func:`make_figures` draws new ones.
+    Returns the experiment's folder."""
+    global _ACTIVE
     reg = registry() if reg is None else reg
     module = reg[resolve_names([name], reg)[0]]
     config = config_for(module, quick=quick, seed=seed)
+    columns = columns_of(module)
+    folder = Path(out) / name
+    fp = fingerprint(name, config, quick=quick)
+    if fresh:
+        Journal(folder, fp).remove()
+    journal = Journal(folder, fp)
+    if not quiet and (len(journal) or journal.stale):
+        parts = []
+        if len(journal):
+            parts.append(f"resuming: {len(journal)} finished instance(s) in {journal.path} "
+                         "are not recomputed (--fresh recomputes everything)")
+        if journal.stale:
+            parts.append(f"{journal.stale} journal entr{'y' if journal.stale == 1 else 'ies'} "
+                         "of another config or code version ignored")
+        print(f"{name}: " + "; ".join(parts), file=sys.stderr, flush=True)
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    run = _Run(name, columns, journal, quiet)
     t0 = time.perf_counter()
-    rows = module.run(config, jobs=jobs, quiet=quiet)
+    previous, _ACTIVE = _ACTIVE, run
+    try:
+        rows = list(module.run(config, jobs=jobs, quiet=quiet))
+    finally:
+        _ACTIVE = previous
     wall = time.perf_counter() - t0
+    rows += run.error_rows()
+    for row in rows:
+        row.setdefault(ERROR_COLUMN, None)
     if not rows:
         raise ExperimentError(f"experiment {name} produced no rows")
-    folder = Path(out) / name
     folder.mkdir(parents=True, exist_ok=True)
+    write_rows(folder / "rows.csv", rows, columns)
+    meta = build_meta(name, module, config, quick=quick, jobs=jobs, started=started,
+                      wall_time=wall, rows=len(rows), instances=run.counts(), fingerprint=fp)
+    write_json(folder / "meta.json", meta)
     for fig in module.FIGURES:
         (folder / fig).unlink(missing_ok=True)
-    write_rows(folder / "rows.csv", rows, module.COLUMNS)
-    meta = build_meta(name, module, config, quick=quick, jobs=jobs, started=started,
-                      wall_time=wall, rows=len(rows))
-    with open(folder / "meta.json", "w", encoding="utf-8") as fh:
-        json.dump(meta, fh, indent=2, sort_keys=False)
-        fh.write("\n")
+    if run.failures:  # keep the finished work: the same command again retries only the failed
+        if not quiet:
+            print(f"{name}: journal kept in {journal.path}: running the same command again "
+                  f"retries only the {len(run.failures)} failed instance(s)", file=sys.stderr)
+    else:
+        journal.remove()
     return folder
+
+
+def failed_instances(folder: str | Path) -> int:
+    """The number of failed instances recorded in ``<folder>/meta.json`` (0 without one)."""
+    path = Path(folder) / "meta.json"
+    if not path.is_file():
+        return 0
+    with open(path, encoding="utf-8") as fh:
+        meta = json.load(fh)
+    return int((meta.get("instances") or {}).get("failed") or 0)
 
 
 def present(out: str | Path, reg: dict | None = None) -> list[str]:
@@ -329,6 +748,8 @@ def make_figures(out: str | Path = "results", names: Iterable[str] | None = None
         if not csv_path.is_file():
             raise FileNotFoundError(f"{csv_path} does not exist: run `python -m experiments run "
                                     f"{n} --out {out}` first")
+        if not completed_rows(csv_path):  # every instance failed: nothing to draw
+            continue
         written += [Path(p) for p in reg[n].figures(csv_path, csv_path.parent)]
     return written
 
@@ -346,25 +767,43 @@ def write_summary(out: str | Path = "results", reg: dict | None = None) -> Path:
         parts.append("No experiment results found.")
     for n in names:
         folder = out / n
-        rows = read_rows(folder / "rows.csv")
+        all_rows = read_rows(folder / "rows.csv")
+        rows = [r for r in all_rows if not r.get(ERROR_COLUMN)]
+        failed = [r for r in all_rows if r.get(ERROR_COLUMN)]
         parts += [f"## {n}", "", reg[n].DESCRIPTION, ""]
         meta_path = folder / "meta.json"
+        instances = None
         if meta_path.is_file():
             with open(meta_path, encoding="utf-8") as fh:
                 meta = json.load(fh)
             commit = (meta.get("git") or {}).get("commit") or "unknown"
             dirty = " (uncommitted changes)" if (meta.get("git") or {}).get("dirty") else ""
+            instances = meta.get("instances")
+            counted = ""
+            if instances:
+                counted = (f"{instances.get('total')} instances, {instances.get('failed')} "
+                           "failed")
+                if instances.get("resumed"):
+                    counted += f", {instances['resumed']} resumed from an interrupted run"
+                counted += "; "
             parts += [f"Run: {'quick' if meta.get('quick') else 'full'} config, seed "
-                      f"{meta.get('config', {}).get('seed')}, {meta.get('rows')} rows in "
-                      f"{meta.get('wall_time_s', float('nan')):.1f} s with jobs="
+                      f"{meta.get('config', {}).get('seed')}, {counted}{meta.get('rows')} rows "
+                      f"in {meta.get('wall_time_s', float('nan')):.1f} s with jobs="
                       f"{meta.get('jobs')}, commit `{commit[:12]}`{dirty}, "
                       f"{meta.get('machine', {}).get('cpu_count')} CPUs. "
                       f"Data: {meta.get('data', {}).get('used')}", ""]
-        parts += [reg[n].summary(rows).rstrip(), ""]
+        if failed:
+            total = f" of {instances['total']}" if instances and instances.get("total") else ""
+            reasons = list(dict.fromkeys(r[ERROR_COLUMN] for r in failed))
+            shown = "; ".join(f"`{e}`" for e in reasons[:3])
+            more = f" (and {len(reasons) - 3} other errors)" if len(reasons) > 3 else ""
+            parts += [f"**{len(failed)}{total} instances FAILED** (rows with an `error` in "
+                      f"rows.csv; left out of the table below): {shown}{more}.", ""]
+        parts += [reg[n].summary(rows).rstrip() if rows else "No completed instance.", ""]
         figs = [f for f in reg[n].FIGURES if (folder / f).is_file()]
         if figs:
             parts += ["Figures: " + ", ".join(f"[{f}]({n}/{f})" for f in figs), ""]
     path = out / "SUMMARY.md"
     out.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(parts), encoding="utf-8")
+    write_text(path, "\n".join(parts))
     return path

@@ -26,12 +26,17 @@ One ``exact`` row per dataset: time, pairs proven (must be all), pairs proven wi
 (``assignment``, ``LP integral`` or ``LP bound``: every component settled by the LP), components
 that needed the MIP. Seed-to-seed spread is the max - min of the corpus F1 over seeds (summary).
 
+``fallback`` (exact rows): the solver routes that failed verification before the answers,
+summed over the pairs (``Result.fallback``; 0 normally). A dataset whose run raises is one row
+with its ``error``.
+
 Invariants (:class:`ExperimentError`): every pair proven optimal; hill-climbing never above the
 optimum; on the pilot files the exact matched count equals the reference optimum.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import time
@@ -45,7 +50,7 @@ from exactalign.metrics import smatch
 from exactalign.problems import latent, latent_pure
 
 from . import plot
-from .runner import ExperimentError
+from .runner import ExperimentError, fallback_count, parallel_map
 
 NAME = "smatch_gap"
 DESCRIPTION = ("Smatch: smatch 1.0.4's hill-climbing (0/1/4/19 restarts, several seeds) vs the "
@@ -79,7 +84,7 @@ COLUMNS = ("dataset", "group", "method", "restarts", "seed", "pairs", "variables
            "variables_max", "triples_mean", "pairs_below", "share_below", "gap_mean", "gap_max",
            "gap_f1_mean", "gap_f1_max", "corpus_f1_exact", "corpus_f1", "deficit_f1_points",
            "time_s", "proven", "proven_no_branch", "mip_components", "components", "nodes_mean",
-           "nodes_max")
+           "nodes_max", "fallback", "error")
 
 FIGURES = ("gap_vs_restarts.png", "time_vs_size.png")
 
@@ -235,7 +240,7 @@ def run_dataset(ds: dict, config: dict) -> list[dict]:
              "proven": len(exact),
              "proven_no_branch": sum(1 for h in how if set(h) <= set(NO_BRANCH)),
              "mip_components": sum(h.get("MIP", 0) for h in how),
-             "components": sum(r.components for r in exact)}]
+             "components": sum(r.components for r in exact), "fallback": fallback_count(*exact)}]
     # the pure-Python branch and bound (the CLI's first exact path), cross-checked here
     t0 = time.perf_counter()
     bnb = [latent_pure.branch_and_bound(inst) for inst in insts]
@@ -275,15 +280,24 @@ def run_dataset(ds: dict, config: dict) -> list[dict]:
     return rows
 
 
-def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
-    rows = []
-    for ds in datasets(config):
-        t0 = time.perf_counter()
-        rows += [{c: r.get(c) for c in COLUMNS} for r in run_dataset(ds, config)]
-        if not quiet:
-            print(f"  {NAME}: {ds['name']} ({len(ds['pairs'])} pairs) "
-                  f"{time.perf_counter() - t0:.1f}s", flush=True)
+def _dataset_rows(ds: dict, config: dict, quiet: bool) -> list[dict]:
+    """The rows of one dataset (one instance), with a progress line unless ``quiet``."""
+    t0 = time.perf_counter()
+    rows = [{c: r.get(c) for c in COLUMNS} for r in run_dataset(ds, config)]
+    if not quiet:
+        print(f"  {NAME}: {ds['name']} ({len(ds['pairs'])} pairs) "
+              f"{time.perf_counter() - t0:.1f}s", flush=True)
     return rows
+
+
+def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
+    """Rows of every dataset, in :func:`datasets` order (one process: ``jobs`` is not used)."""
+    per_ds = parallel_map(functools.partial(_dataset_rows, config=config, quiet=quiet),
+                          datasets(config), jobs=1, desc=NAME, quiet=True,
+                          key=lambda ds: ds["name"],
+                          cells=lambda ds: {"dataset": ds["name"], "group": ds["group"],
+                                            "pairs": len(ds["pairs"])})
+    return [r for rows in per_ds for r in rows]
 
 
 # --------------------------------------------------------------------------------------------
@@ -329,10 +343,10 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     restarts per dataset; ``time_vs_size.png``: exact (both paths) and hill-climbing (-r 4) time
     per pair vs
     mean variables per pair."""
-    from .runner import read_rows
+    from .runner import completed_rows
 
     plt = plot.pyplot()
-    rows = read_rows(csv_path)
+    rows = completed_rows(csv_path)
     out_dir = Path(out_dir)
     written = []
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")

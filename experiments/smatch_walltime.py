@@ -18,6 +18,9 @@ The child processes run without ``PYTHONDONTWRITEBYTECODE`` (a user's normal set
 modules are compiled once and their bytecode cached; ``smatch.py`` is a script, which Python
 compiles at every run whatever the setting).
 
+A file pair whose runs raise -- a tool running past ``timeout_s`` among them -- is one row with its
+``error``; the other files go on.
+
 Invariants (:class:`ExperimentError`): every run exits with status 0; the F-score that
 ``exactalign smatch`` prints is the same in every round and never below the one smatch prints
 (both are rounded to two decimals, and rounding keeps the order).
@@ -25,6 +28,7 @@ Invariants (:class:`ExperimentError`): every run exits with status 0; the F-scor
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -40,7 +44,7 @@ from pathlib import Path
 from exactalign.data import resolve_data_dir
 
 from . import plot
-from .runner import ExperimentError
+from .runner import ExperimentError, parallel_map
 
 NAME = "smatch_walltime"
 DESCRIPTION = ("Smatch command lines, wall time per pilot AMR file: exactalign smatch (proven "
@@ -66,7 +70,7 @@ QUICK = {**FULL, "rounds": 2, "smatchpp_rounds": 0, "files": ["lp_jamr_vs_gold.j
          "synthetic_graphs": 30}
 
 COLUMNS = ("file", "pairs", "tool", "round", "wall_s", "returncode", "f_score", "skipped",
-           "skip_reason")
+           "skip_reason", "error")
 
 FIGURES = ("walltime.png",)
 
@@ -124,8 +128,8 @@ def time_run(tool: str, command: list[str], test: Path, gold: Path, timeout: flo
     t0 = time.perf_counter()
     try:
         proc = subprocess.run(argv, capture_output=True, text=True, env=_env(), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise ExperimentError(f"{tool} took over {timeout:g} s on {test.name}") from None
+    except subprocess.TimeoutExpired:  # the file's instance fails (an error row), the run goes on
+        raise TimeoutError(f"{tool} took over {timeout:g} s on {test.name}") from None
     wall = time.perf_counter() - t0
     pattern, scale = _F_SCORE[tool]
     m = pattern.search(proc.stdout)
@@ -184,18 +188,27 @@ def _synthetic_files(config: dict, tmp: Path) -> dict:
 # --------------------------------------------------------------------------------------------
 # run
 # --------------------------------------------------------------------------------------------
-def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
-    """Rounds over the files (``jobs`` is ignored: concurrent runs would disturb the timing)."""
-    cmds = commands()
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="exactalign-walltime-") as tmp:
-        for f in files(config, Path(tmp)):
-            t0 = time.perf_counter()
-            rows += [{c: r.get(c) for c in COLUMNS} for r in run_file(f, cmds, config)]
-            if not quiet:
-                print(f"  {NAME}: {f['name']} ({f['pairs']} pairs) "
-                      f"{time.perf_counter() - t0:.1f}s", flush=True)
+def _file_rows(f: dict, cmds: dict, config: dict, quiet: bool) -> list[dict]:
+    """The rows of one file pair (one instance), with a progress line unless ``quiet``."""
+    t0 = time.perf_counter()
+    rows = [{c: r.get(c) for c in COLUMNS} for r in run_file(f, cmds, config)]
+    if not quiet:
+        print(f"  {NAME}: {f['name']} ({f['pairs']} pairs) "
+              f"{time.perf_counter() - t0:.1f}s", flush=True)
     return rows
+
+
+def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
+    """Rounds over the files, one file pair per instance (``jobs`` is ignored: concurrent runs
+    would disturb the timing)."""
+    cmds = commands()
+    with tempfile.TemporaryDirectory(prefix="exactalign-walltime-") as tmp:
+        per_file = parallel_map(functools.partial(_file_rows, cmds=cmds, config=config,
+                                                  quiet=quiet),
+                                files(config, Path(tmp)), jobs=1, desc=NAME, quiet=True,
+                                key=lambda f: f["name"],
+                                cells=lambda f: {"file": f["name"], "pairs": f["pairs"]})
+    return [r for rows in per_file for r in rows]
 
 
 def run_file(f: dict, cmds: dict, config: dict) -> list[dict]:
@@ -273,10 +286,10 @@ def summary(rows: list[dict]) -> str:
 
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     """``walltime.png``: median wall time per file and tool (bars), min-max as error bars."""
-    from .runner import read_rows
+    from .runner import completed_rows
 
     plt = plot.pyplot()
-    rows = read_rows(csv_path)
+    rows = completed_rows(csv_path)
     names = list(dict.fromkeys(r["file"] for r in rows))
     tools = [t for t in TOOLS if any(r["tool"] == t and not r["skipped"] for r in rows)]
     fig, ax = plt.subplots(figsize=(8, 4.2), layout="constrained")

@@ -29,6 +29,10 @@ Two kinds of rows.
   pairs, ``endpoint`` (the point-rank big-M ILP): objective, bound, whether the labelling is
   consistent, accuracy against the gold labels, time.
 
+``fallback`` (``doc`` and ``relabel`` rows): the solver routes that failed verification before
+the exact answers (cut and rank ILPs; the relabelling method) (``Result.fallback``; 0
+normally). An instance (a document, a corpus score) that raises is one row with its ``error``.
+
 Invariants (:class:`~experiments.runner.ExperimentError`): the cut ILP and the rank ILP agree
 whenever both prove optimality; no heuristic drops fewer links than a proven optimum (nor
 scores more in relabelling, where the triangle ILP, a relaxation, never scores less); ``te3``
@@ -40,6 +44,7 @@ An unproven optimum is not an error: it is recorded with its bound (``exact_stat
 
 from __future__ import annotations
 
+import functools
 import time
 import zlib
 from dataclasses import replace
@@ -54,7 +59,7 @@ from exactalign.metrics import temporal as tm
 from exactalign.problems import temporal as tp
 
 from . import plot
-from .runner import ExperimentError
+from .runner import ExperimentError, fallback_count, parallel_map
 
 NAME = "temporal_gap"
 DESCRIPTION = ("Temporal closure: inconsistent TLINK graphs in TE3-Platinum, TimeBank-Dense, "
@@ -97,7 +102,7 @@ COLUMNS = ("kind", "set", "run", "perturbation", "document", "links", "consisten
            "rank_agrees", "greedy_order_drop", "greedy_confidence_drop", "greedy_cycles_drop",
            "greedy_time_s", "te3_set_aside", "te3_redundant", "te3_kept_consistent", "mode",
            "precision", "recall", "f1", "score_time_s", "method", "status", "objective", "bound",
-           "accuracy", "time_s")
+           "accuracy", "time_s", "fallback", "error")
 FIGURES = ("temporal_drops.png", "temporal_scores.png", "temporal_times.png",
            "temporal_relabel.png")
 RELABELS = ("BEFORE", "AFTER", "INCLUDES", "IS_INCLUDED", "SIMULTANEOUS", "VAGUE")
@@ -156,7 +161,7 @@ def _doc_row(set_name: str, pert: str, doc, time_limit: float, with_rank: bool) 
             "greedy_confidence_drop": drops["greedy-confidence"],
             "greedy_cycles_drop": drops["greedy-cycles"], "greedy_time_s": t_greedy,
             "te3_set_aside": len(g.set_aside), "te3_redundant": len(g.redundant),
-            "te3_kept_consistent": kept_consistent}
+            "te3_kept_consistent": kept_consistent, "fallback": fallback_count(exact, rank)}
 
 
 def _score_rows(set_name: str, run: str, pert: str, gold: dict, system: dict,
@@ -212,7 +217,7 @@ def _relabel_rows(set_name: str, doc, config: dict) -> list[dict]:
                      "document": doc.doc_id, "links": len(gold), "consistent": consistent,
                      "method": m, "status": res.status.value, "objective": res.objective,
                      "bound": res.bound, "accuracy": float(np.mean(res.alignment == gold)),
-                     "time_s": time.perf_counter() - t0})
+                     "time_s": time.perf_counter() - t0, "fallback": fallback_count(res)})
     ex = results["exact"]
     for m in ("greedy", "endpoint"):
         r = results.get(m)
@@ -244,9 +249,13 @@ def synthetic_golds(seed: int, n_docs: int = 12) -> dict:
     return docs
 
 
-def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
+def units(config: dict) -> tuple[list[dict], dict]:
+    """``(units, config)``: the instances in row order -- per gold set and perturbation each
+    document (``doc``) and the corpus score (``score``), the relabelled documents
+    (``relabel``), per system run each document and its corpus score -- and the config they run
+    under (without pilot data, adapted to the synthetic set). Documents travel in the units."""
     data = resolve_data_dir()
-    rows: list[dict] = []
+    out: list[dict] = []
     if not data.available:  # synthetic documents, perturbed and scored like the gold sets
         golds = {"synthetic": _subsample(synthetic_golds(config["seed"]), config["max_docs"])}
         config = {**config, "perturb_sets": ["synthetic"], "score_perturbed": ["synthetic"],
@@ -259,24 +268,50 @@ def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
         fractions = [0.0] + (config["fractions"] if s in config["perturb_sets"] else [])
         for frac in fractions:
             pert = "none" if not frac else f"flip{round(100 * frac)}"
-            perturbed = {k: perturb(d, frac, config["seed"], s) for k, d in docs.items()}
-            rows += [_doc_row(s, pert, d, config["exact_time_limit"], not frac)
-                     for d in perturbed.values()]
+            out += [{"kind": "doc", "set": s, "run": "gold", "perturbation": pert,
+                     "document": d.doc_id, "fraction": frac, "doc": d} for d in docs.values()]
             if frac and s in config["score_perturbed"]:
-                rows += _score_rows(s, "gold", pert, docs, perturbed)
+                out.append({"kind": "score", "set": s, "run": "gold", "perturbation": pert,
+                            "fraction": frac, "gold": docs})
     for s in config["relabel_sets"]:
-        for d in golds.get(s, {}).values():
-            rows += _relabel_rows(s, d, config)
+        out += [{"kind": "relabel", "set": s, "run": "gold", "perturbation": "none",
+                 "document": d.doc_id, "doc": d} for d in golds.get(s, {}).values()]
     for run_name in config["systems"]:
         s, path = SYSTEMS[run_name]
         if s not in golds:
             continue
         system = {k: v for k, v in read_timeml_dir(base / path).items() if k in golds[s]}
-        rows += [_doc_row(s, "none", d, config["exact_time_limit"], True) | {"run": run_name}
-                 for d in system.values()]
-        rows += _score_rows(s, run_name, "none", golds[s], system,
-                            complete=config["max_docs"] is None)
-    return [{c: r.get(c) for c in COLUMNS} for r in rows]
+        out += [{"kind": "doc", "set": s, "run": run_name, "perturbation": "none",
+                 "document": d.doc_id, "fraction": 0.0, "doc": d} for d in system.values()]
+        out.append({"kind": "score", "set": s, "run": run_name, "perturbation": "none",
+                    "gold": golds[s], "system": system, "complete": config["max_docs"] is None})
+    return out, config
+
+
+def run_unit(unit: dict, config: dict) -> list[dict]:
+    """The rows of one instance of :func:`units`."""
+    s, seed = unit["set"], config["seed"]
+    if unit["kind"] == "relabel":
+        return _relabel_rows(s, unit["doc"], config)
+    if unit["kind"] == "doc":
+        frac = unit["fraction"]
+        row = _doc_row(s, unit["perturbation"], perturb(unit["doc"], frac, seed, s),
+                       config["exact_time_limit"], not frac)
+        return [row | {"run": unit["run"]}]
+    if "system" in unit:
+        return _score_rows(s, unit["run"], "none", unit["gold"], unit["system"],
+                           complete=unit["complete"])
+    perturbed = {k: perturb(d, unit["fraction"], seed, s) for k, d in unit["gold"].items()}
+    return _score_rows(s, "gold", unit["perturbation"], unit["gold"], perturbed)
+
+
+def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
+    """Rows of every instance in :func:`units` order (one process: ``jobs`` is not used)."""
+    todo, config = units(config)
+    per_unit = parallel_map(
+        functools.partial(run_unit, config=config), todo, jobs=1, desc=NAME, quiet=quiet,
+        key=lambda u: (u["kind"], u["set"], u["run"], u["perturbation"], u.get("document")))
+    return [{c: r.get(c) for c in COLUMNS} for rows in per_unit for r in rows]
 
 
 def summary(rows: list[dict]) -> str:
@@ -331,10 +366,10 @@ def _relabel_summary(rows: list[dict]) -> list[str]:
 
 
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
-    from .runner import read_rows
+    from .runner import completed_rows
 
     plt = plot.pyplot()
-    rows = read_rows(csv_path)
+    rows = completed_rows(csv_path)
     docs = [r for r in rows if r["kind"] == "doc" and not r["consistent"]]
     out = []
     fig, ax = plt.subplots(figsize=(6, 5))
