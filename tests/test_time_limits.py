@@ -15,6 +15,7 @@ from exactalign import ModelTooLargeError
 from exactalign.core.deadline import Deadline, TimeLimitReached
 from exactalign.core.result import Status
 from exactalign.problems import latent, monotone
+from tests.test_latent import SQUARE
 from tests.test_latent import instances as latent_instances
 
 
@@ -92,3 +93,77 @@ def test_latent_exact_without_time_keeps_a_valid_bound(inst):
     assert res.objective <= best + 1e-9 <= res.bound + 2e-9
     if res.status is Status.OPTIMAL:
         assert res.objective == best
+
+
+def _dense_instance(n):
+    """n variables a side, every pair of variables linked both ways: many pairs of pairs."""
+    un = [("a", i) for i in range(n)]
+    bi = [("r", i, j) for i in range(n) for j in range(n) if i != j]
+    return latent.LatentInstance(n, n, un, bi, un, bi)
+
+
+def test_latent_lp_time_limit_gives_no_mip_to_an_instance_that_holds_the_batch(monkeypatch):
+    """When the batch LP runs out of time, an instance holding half of its columns or more gets
+    no MIP (its root LP would not finish either: HiGHS' probing overran its time limit by
+    seconds on an 800-node pair); a small one still gets its MIP. Both keep valid bounds."""
+    from exactalign.core import solve as core_solve
+    from exactalign.core.solve import BackendOutcome
+
+    calls = []
+    real = core_solve.solve_model
+
+    def fake(model, backend="highs", options=None, **kw):
+        calls.append(model.is_mip)
+        if not model.is_mip:  # the batch LP: out of time, no point
+            return BackendOutcome(status=Status.TIME_LIMIT, x=None, objective=None, bound=None,
+                                  nodes=0, wall_time=0.0, backend="highs", solver_version="x",
+                                  raw_status="Time limit reached")
+        return real(model, backend, options, **kw)
+
+    monkeypatch.setattr(latent, "solve_model", fake)
+    big, small = _dense_instance(6), SQUARE
+    res = latent.solve_exact_many([big, small], options=latent.SolveOptions(time_limit=60))
+    assert calls == [False, True]  # the LP, then the small instance's MIP only
+    r_big, r_small = res
+    assert r_big.status is Status.TIME_LIMIT and r_big.backend == "highs"
+    assert "no MIP" in r_big.details["stopped"]
+    assert r_big.objective == latent.check(big, r_big.alignment) <= r_big.bound
+    assert r_big.bound >= latent.solve(big, "bnb").objective
+    assert r_small.proven_optimal and r_small.objective == 3.0
+
+
+def test_latent_instance_over_the_memory_limit_is_not_modelled(monkeypatch):
+    """A pair whose model would exceed EXACTALIGN_MEMORY_LIMIT gets no solver: a checked
+    incumbent, a valid bound, status feasible, the reason; the other pairs are solved."""
+    calls = []
+    real = latent.solve_model
+    monkeypatch.setattr(latent, "solve_model",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    big = _dense_instance(5)
+    cols = big.num_pairs + len(big.bin_w)
+    monkeypatch.setenv("EXACTALIGN_MEMORY_LIMIT", str(latent.BYTES_PER_COLUMN * cols - 1))
+    r_small, r_big = latent.solve_exact_many([SQUARE, big])
+    assert r_big.status is Status.FEASIBLE and r_big.backend is None
+    assert "memory" in r_big.details["stopped"]
+    assert "EXACTALIGN_MEMORY_LIMIT" in r_big.details["stopped"]
+    assert r_big.objective == latent.check(big, r_big.alignment)
+    assert r_big.objective <= latent.solve(big, "bnb").objective <= r_big.bound
+    assert r_small.proven_optimal and r_small.objective == 3.0
+    assert calls  # the small pair was solved
+    monkeypatch.setenv("EXACTALIGN_MEMORY_LIMIT", str(latent.BYTES_PER_COLUMN * cols))
+    assert latent.solve_exact_many([big])[0].proven_optimal
+
+
+@pytest.mark.parametrize("text,value", [("4G", 4 * 2 ** 30), ("512M", 512 * 2 ** 20),
+                                        ("1500", 1500), ("1.5k", 1536), ("2GiB", 2 * 2 ** 30)])
+def test_memory_limit_sizes(text, value):
+    from exactalign.core.memory import parse_bytes
+    assert parse_bytes(text) == value
+
+
+def test_memory_limit_rejects_a_non_size(monkeypatch):
+    from exactalign.core.errors import ExactAlignError
+    from exactalign.core.memory import memory_limit
+    monkeypatch.setenv("EXACTALIGN_MEMORY_LIMIT", "lots")
+    with pytest.raises(ExactAlignError, match="EXACTALIGN_MEMORY_LIMIT='lots' is not a size"):
+        memory_limit()
