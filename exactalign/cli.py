@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from . import __version__
+from .core.deadline import command_budget
 from .core.errors import ExactAlignError, InputError, ModelTooLargeError
 from .metrics import (  # argument parsing only: no numpy at start-up
     coref_cli,
@@ -110,9 +111,10 @@ def _shared_options() -> argparse.ArgumentParser:
     g.add_argument("--backend", choices=BACKENDS, default="highs",
                    help="solver for ILP methods (default: %(default)s)")
     g.add_argument("--time-limit", type=_non_negative_float, metavar="SECONDS", default=None,
-                   help="time budget, in seconds, of each exact computation (model building and "
-                        "search included; past it the incumbent and a valid bound are reported "
-                        "with status time_limit) (default: none)")
+                   help="time budget, in seconds, of the command's exact computations "
+                        "together (model building and search included; past it each "
+                        "computation reports its incumbent and a valid bound with status "
+                        "time_limit) (default: none)")
     g.add_argument("--seed", type=_int_at_least(0), metavar="N", default=0,
                    help="random seed of solvers and randomised heuristics (default: %(default)s)")
     g.add_argument("--jobs", type=_int_at_least(1), metavar="N", default=1,
@@ -376,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
                + f" (see '{PROG} --help')")
         return 2
     try:
-        return args._run(args)
+        with command_budget(getattr(args, "time_limit", None)):
+            return args._run(args)
     except (InputError, ModelTooLargeError) as e:
         _error(str(e))
         return 2

@@ -394,3 +394,31 @@ def test_json_fresh_process(case, backend, inputs):
     proc = subprocess.run([*head, *case.line(inputs, backend)], capture_output=True, text=True,
                           timeout=120)
     check_run(case, backend, proc.returncode, proc.stdout, proc.stderr)
+
+
+# --------------------------------------------------------------------------------------------
+# --time-limit is the command's budget: with none left, every command still answers
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("case", [c for c in CASES if c.solver_route], ids=lambda c: c.name)
+def test_a_spent_budget_still_answers(case, inputs, capfd, monkeypatch):
+    """``--time-limit 0``: every solve of the command stops at once (the budget is the
+    command's, :func:`~exactalign.core.deadline.command_budget`); the command still prints one
+    JSON document with its exit status, and every solve object reports a valid status, the ILP
+    routes ``time_limit`` (or ``optimal`` where its incumbent meets its bound at once)."""
+    if case.no_bnb:
+        monkeypatch.setattr(latent_pure, "BNB_WORK_LIMIT", 0)
+    limits = []
+    real = core_solve.get_backend
+
+    def spy(name):
+        solve = real(name)
+        return lambda model, opts: (limits.append(opts.time_limit), solve(model, opts))[1]
+
+    monkeypatch.setattr(core_solve, "get_backend", spy)
+    capfd.readouterr()
+    rc = cli.main(case.line(inputs, "highs") + ["--time-limit", "0"])
+    out, err = capfd.readouterr()
+    doc = check_run(case, "highs", rc, out, err)
+    statuses = {s["status"] for s in solves(doc)}
+    assert statuses <= {"optimal", "time_limit", "feasible"}, statuses
+    assert all(t is not None and t <= 1e-3 for t in limits), limits

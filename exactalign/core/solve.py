@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .deadline import clamp
 from .errors import BackendError, ExactAlignError, VerificationError
 from .model import LinearModel
 from .result import OBJ_TOL, Result, Status, close
@@ -143,6 +144,8 @@ def solve_model(model: LinearModel, backend: str = "highs", options: SolveOption
     module docstring), within what is left of ``options.time_limit``. Raises
     :class:`VerificationError` when every route fails, naming each failure."""
     options = options or SolveOptions(**kwargs)
+    if options.time_limit != clamp(options.time_limit):  # the command's budget ends first
+        options = replace(options, time_limit=clamp(options.time_limit))
     get_backend(backend)  # an unknown backend is the caller's error, not a route to skip
     t0 = time.perf_counter()
     attempts: list[dict] = []
@@ -243,7 +246,7 @@ def route_details(outcome: BackendOutcome) -> dict:
 
 
 def remaining(time_limit: float | None, spent: float) -> float | None:
-    """What is left of an overall ``time_limit`` after ``spent`` seconds (``None``: no limit)."""
-    if time_limit is None:
-        return None
-    return max(0.0, time_limit - spent)
+    """What is left of an overall ``time_limit`` after ``spent`` seconds, and no more than what
+    is left of the command's budget (:func:`~exactalign.core.deadline.clamp`; ``None``: no
+    limit)."""
+    return clamp(None if time_limit is None else max(0.0, time_limit - spent))
