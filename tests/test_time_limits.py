@@ -102,6 +102,15 @@ def _dense_instance(n):
     return latent.LatentInstance(n, n, un, bi, un, bi)
 
 
+def _cycle_against_dag(n):
+    """A directed n-cycle against an n-path with a chord (all variables 'a'): the cycle has n
+    edges and the path n, but no one-to-one mapping keeps all n, so the optimum (2n - 1) is
+    below the bound that counts triples (2n)."""
+    un = [("a", i) for i in range(n)]
+    return latent.LatentInstance(n, n, un, [("r", i, (i + 1) % n) for i in range(n)], un,
+                                 [("r", i, i + 1) for i in range(n - 1)] + [("r", 0, 2)])
+
+
 def test_latent_lp_time_limit_gives_no_mip_to_an_instance_that_holds_the_batch(monkeypatch):
     """When the batch LP runs out of time, an instance holding half of its columns or more gets
     no MIP (its root LP would not finish either: HiGHS' probing overran its time limit by
@@ -121,7 +130,7 @@ def test_latent_lp_time_limit_gives_no_mip_to_an_instance_that_holds_the_batch(m
         return real(model, backend, options, **kw)
 
     monkeypatch.setattr(latent, "solve_model", fake)
-    big, small = _dense_instance(6), SQUARE
+    big, small = _cycle_against_dag(20), SQUARE
     res = latent.solve_exact_many([big, small], options=latent.SolveOptions(time_limit=60))
     assert calls == [False, True]  # the LP, then the small instance's MIP only
     r_big, r_small = res
@@ -139,7 +148,7 @@ def test_latent_instance_over_the_memory_limit_is_not_modelled(monkeypatch):
     real = latent.solve_model
     monkeypatch.setattr(latent, "solve_model",
                         lambda *a, **k: calls.append(1) or real(*a, **k))
-    big = _dense_instance(5)
+    big = _cycle_against_dag(20)
     cols = big.num_pairs + len(big.bin_w)
     monkeypatch.setenv("EXACTALIGN_MEMORY_LIMIT", str(latent.BYTES_PER_COLUMN * cols - 1))
     r_small, r_big = latent.solve_exact_many([SQUARE, big])
@@ -167,3 +176,20 @@ def test_memory_limit_rejects_a_non_size(monkeypatch):
     monkeypatch.setenv("EXACTALIGN_MEMORY_LIMIT", "lots")
     with pytest.raises(ExactAlignError, match="EXACTALIGN_MEMORY_LIMIT='lots' is not a size"):
         memory_limit()
+
+
+@settings(max_examples=200, deadline=None)
+@given(latent_instances(max_vars=4))
+def test_latent_bound_without_a_solver_is_valid(inst):
+    """The bound a pair keeps when no solver ran (LP out of time, model over the memory limit)
+    is never below the optimum, duplicate triples included."""
+    assert latent._trivial_bound(inst) >= latent.solve(inst, "brute").objective - 1e-9
+
+
+def test_latent_bound_without_a_solver_counts_triples():
+    """Without duplicates the count bound is sum over keys of min(left, right) triples: SQUARE
+    has 2 'a' triples a side and r-triples 2 left, 1 right: 2 + 1 = 3 (its optimum)."""
+    assert latent._trivial_bound(SQUARE) == 3.0
+    assert latent._trivial_bound(_dense_instance(4)) == 4 + 12
+    assert latent._trivial_bound(_cycle_against_dag(6)) == 12
+    assert latent.solve(_cycle_against_dag(6), "exact").objective == 11

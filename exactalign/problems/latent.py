@@ -464,8 +464,25 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
 
 
 def _trivial_bound(inst: LatentInstance) -> float:
-    """Every candidate pair and every pair of pairs earns its weight (an integer)."""
-    return float(np.floor(inst.unary.clip(0).sum() + inst.bin_w.clip(0).sum() + INT_TOL))
+    """A bound without a solver: the smaller of (1) every candidate pair and every pair of pairs
+    earns its weight, and (2) the count bound: per relation key ``k`` (a unary triple's key, or
+    a binary triple's), the matched triple pairs are at most ``min(nL * mR, nR * mL)``, ``nL``
+    left triples with key ``k``, ``mR`` the most copies of one right triple with key ``k`` (each
+    left triple has one image under the mapping), and symmetrically (a one-to-one mapping gives
+    a right triple one preimage); without duplicate triples, ``min(nL, nR)``."""
+    from collections import Counter
+
+    every = float(np.floor(inst.unary.clip(0).sum() + inst.bin_w.clip(0).sum() + INT_TOL))
+    count = 0
+    for lt, rt in ((inst.left_unary, inst.right_unary), (inst.left_binary, inst.right_binary)):
+        left, right = Counter(lt), Counter(rt)
+        nl, nr, ml, mr = Counter(), Counter(), Counter(), Counter()
+        for side, n, m in ((left, nl, ml), (right, nr, mr)):
+            for t, c in side.items():
+                n[t[0]] += c
+                m[t[0]] = max(m[t[0]], c)
+        count += sum(min(nl[k] * mr[k], nr[k] * ml[k]) for k in nl.keys() & nr.keys())
+    return min(every, float(count))
 
 
 def _unmodelled(inst: LatentInstance, why: str) -> Result:
