@@ -11,6 +11,14 @@ Triple compatibility (``smatch.compute_pool``): instance triples match when thei
 equal after :func:`~exactalign.io.amr.normalize` (lower case, trailing ``_`` removed), attribute
 triples when their roles and constants are, relation triples when their roles are.
 
+Duplicate triples (:data:`DUPLICATES`): a graph can state one triple twice (``(a / x :ARG0 b
+:ARG0 (b / y))``). smatch 1.0.4 keeps both copies and counts every (test copy, gold copy) pair,
+so a graph against itself can score above 1 (``F = 1.25``). Here triples are a set by default
+(``duplicates="set"``: each graph keeps the first copy of every triple, compared as smatch
+compares them, after :func:`~exactalign.io.amr.normalize`; :func:`distinct`), so ``F <= 1`` and a
+graph against itself scores 1; each dropped copy is reported (``CorpusScore.warnings``).
+``duplicates="keep"`` reproduces smatch 1.0.4's counts, the bug included.
+
 Variants (:data:`VARIANTS`):
 
 ``full``           every triple, as ``smatch -f``.
@@ -40,6 +48,8 @@ from typing import NamedTuple
 from ..io.amr import AmrGraph, normalize, read_pairs
 
 VARIANTS = ("full", "unlabeled", "no-attributes", "concept-only")
+#: How duplicate triples count: once (``set``, the default) or as smatch 1.0.4 counts them.
+DUPLICATES = ("set", "keep")
 
 #: :func:`score_pairs` stops trying the branch and bound after it failed on this many pairs.
 BNB_MAX_FAILURES = 8
@@ -71,6 +81,45 @@ def instance_of(test: AmrGraph, gold: AmrGraph, variant: str = "full"):
     return LatentInstance(len(test.variables), len(gold.variables), lu, lb, ru, rb, lc, rc)
 
 
+class Duplicate(NamedTuple):
+    """A triple a graph states more than once (``duplicates="set"`` counts it once)."""
+
+    side: str        # "test" or "gold"
+    pair: int        # index of the pair
+    line: int        # line where the graph starts
+    triple: tuple    # (role, source variable name, target variable name or constant)
+    copies: int      # how many times the graph states it
+
+    def message(self, path=None) -> str:
+        """One line: ``PATH:LINE: graph N states (a :ARG0 b) 2 times; counted once (...)``."""
+        r, a, b = self.triple
+        where = f"{path}:{self.line}: " if path is not None else f"{self.side} "
+        return (f"{where}graph {self.pair + 1} states ({a} :{r} {b}) {self.copies} times; "
+                "counted once (--duplicates keep counts every copy, as smatch 1.0.4 does)")
+
+
+def distinct(g: AmrGraph) -> tuple[AmrGraph, list[tuple[tuple, int]]]:
+    """``g`` with every triple kept once (its first copy), triples compared as smatch compares
+    them (:func:`~exactalign.io.amr.normalize` on concepts, roles and constants; relations by
+    role and both variables); and the duplicated triples, readable ``(role, variable name,
+    concept, constant or variable name)``, with their copy counts."""
+    names = g.variables
+    kinds = ((g.instances, lambda t: (normalize(t[2]), t[1]), lambda t: t[2]),
+             (g.attributes, lambda t: (normalize(t[0]), t[1], normalize(t[2])), lambda t: t[2]),
+             (g.relations, lambda t: (normalize(t[0]), t[1], t[2]), lambda t: names[t[2]]))
+    out, dup = [], []
+    for triples, key, target in kinds:
+        seen: dict = {}
+        for t in triples:
+            seen.setdefault(key(t), []).append(t)
+        out.append(tuple(copies[0] for copies in seen.values()))
+        dup += [((c[0][0], names[c[0][1]], target(c[0])), len(c))
+                for c in seen.values() if len(c) > 1]
+    if not dup:
+        return g, []
+    return g._replace(instances=out[0], attributes=out[1], relations=out[2]), dup
+
+
 class PairScore(NamedTuple):
     """One pair: triple counts, the matched counts of the methods run, and the exact solve."""
 
@@ -97,6 +146,7 @@ class CorpusScore(NamedTuple):
     variant: str
     methods: tuple
     wall_time: dict
+    duplicates: tuple = ()  # Duplicate records of the triples counted once
 
     def totals(self, method: str) -> tuple[float, int, int]:
         """Summed (matched, test, gold) triple counts over the pairs."""
@@ -121,8 +171,10 @@ def _counts(test: AmrGraph, gold: AmrGraph, variant: str) -> tuple[int, int]:
 def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
                 restarts: int = 4, seed: int = 0, time_limit: float | None = None,
                 linking: str = "aggregated", backend: str = "highs",
-                bnb_work: int | None = None) -> CorpusScore:
-    """Score (test, gold) graph pairs with ``method`` (``exact``, ``hillclimb`` or ``both``).
+                bnb_work: int | None = None, duplicates: str = "set") -> CorpusScore:
+    """Score (test, gold) graph pairs with ``method`` (``exact``, ``hillclimb`` or ``both``),
+    duplicate triples counted once (``duplicates="set"``) or as smatch 1.0.4 counts them
+    (``"keep"``; module docstring).
 
     The hill-climber draws from one ``random.Random(seed)`` across the pairs in order, as smatch
     would from its global generator were it not reseeded at every initial mapping. The exact
@@ -145,6 +197,19 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
 
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
+    if duplicates not in DUPLICATES:
+        raise ValueError(f"unknown duplicates rule {duplicates!r}; choose one of "
+                         + ", ".join(DUPLICATES))
+    pairs = list(pairs)
+    dups: list[Duplicate] = []
+    if duplicates == "set":
+        for k, pair in enumerate(pairs):
+            kept = []
+            for side, g in zip(("test", "gold"), pair, strict=True):
+                d, found = distinct(g)
+                kept.append(d)
+                dups += [Duplicate(side, k, g.line, t, c) for t, c in found]
+            pairs[k] = tuple(kept)
     insts = [instance_of(t, g, variant) for t, g in pairs]
     counts = [_counts(t, g, variant) for t, g in pairs]
     times = {}
@@ -184,11 +249,12 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     scores = tuple(PairScore(k, c[0], c[1], e, h, tuple(pr))
                    for k, (c, e, h, pr) in enumerate(zip(counts, ex, hc, pairs, strict=True)))
     methods = ("exact", "hillclimb") if method == "both" else (method,)
-    return CorpusScore(scores, variant, methods, times)
+    return CorpusScore(scores, variant, methods, times, tuple(dups))
 
 
 def score_files(test_path, gold_path, **kwargs) -> CorpusScore:
-    """:func:`score_pairs` on the graphs of two parallel files (``smatch -f TEST GOLD``)."""
+    """:func:`score_pairs` on the graphs of two parallel files (``smatch -f TEST GOLD``);
+    ``Duplicate.message(path)`` names the file of each duplicated triple."""
     return score_pairs(read_pairs(test_path, gold_path), **kwargs)
 
 
