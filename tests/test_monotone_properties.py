@@ -4,7 +4,7 @@ compact LP is never weaker than the pairwise one; backends agree; check accepts 
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, target
+from hypothesis import assume, given, settings, target
 from hypothesis import strategies as st
 
 from exactalign.problems import monotone as M
@@ -110,3 +110,31 @@ def test_dp_equals_compact_ilp_on_longer_sequences(inst):
     assert M.solve(inst, "greedy").objective <= dp.objective + TOL
     if inst.kind == "1:1" and not inst.strict:
         assert M.lp_bound(inst) == pytest.approx(dp.objective, abs=1e-6)
+
+
+@st.composite
+def total_order_instances(draw, max_n=7, max_m=7):
+    """Two total orders, given as sequences or as chains over a random permutation."""
+    W = draw(weights(max_n, max_m))
+    kind = draw(st.sampled_from(tuple(M.KINDS)))
+    strict = draw(st.booleans())
+    if draw(st.booleans()):
+        return M.MonotoneInstance.sequences(W, kind, strict)
+
+    def chain(n):
+        perm = draw(st.permutations(range(n)))
+        return [(perm[k], perm[k + 1]) for k in range(n - 1)]
+
+    return M.MonotoneInstance.dags(W, chain(W.shape[0]), chain(W.shape[1]), kind, strict)
+
+
+@given(total_order_instances(), st.randoms(use_true_random=False))
+@settings(max_examples=300, deadline=None)
+def test_sequence_filter_keeps_what_the_pairwise_filter_keeps(inst, rnd):
+    """The O(log k) filter on total orders keeps exactly the pairs the pairwise conflict check
+    keeps, for any order of the candidates (greedy's, or a shuffled one)."""
+    assume(inst.is_sequence)  # an order of 0 or 1 items given by edges is not marked total
+    order = list(range(inst.num_pairs))
+    rnd.shuffle(order)
+    for o in (order, M._score_order(inst)):
+        assert M._filter_sequences(inst, o) == M._filter_pairwise(inst, o)
