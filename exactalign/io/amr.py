@@ -54,6 +54,9 @@ from .text import read_text
 #: Roles ending in ``-of`` that smatch 1.0.4 does not invert (``amr.py``, ``exceptions``).
 NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
 
+_TOO_DEEP = ("unreadable AMR graph: nodes nested too deeply (past Python's recursion limit; "
+             "is a closing parenthesis missing?)")
+
 #: A parenthesis, or a quoted string (skipped whole, with its escapes, as penman lexes it).
 _PARENS = re.compile(r'"(?:[^"\\]|\\.)*"|[()]')
 
@@ -209,6 +212,8 @@ def parse_graph(text: str, *, path=None, line=None) -> AmrGraph:
 
     try:
         trees = list(penman.iterparse(text))
+    except RecursionError:  # penman parses recursively: two frames per level of nesting
+        raise InputError(_TOO_DEEP, path=path, line=line) from None
     except PenmanError as e:
         msg = getattr(e, "message", None) or " ".join(str(e).split())
         offset = getattr(e, "offset", None)
@@ -219,7 +224,10 @@ def parse_graph(text: str, *, path=None, line=None) -> AmrGraph:
     if not trees:
         raise InputError(f"not an AMR graph (a graph starts with '('): {text[:40]!r}",
                          path=path, line=line)
-    g = graph_from_tree(trees[0], path=path, line=line)
+    try:
+        g = graph_from_tree(trees[0], path=path, line=line)
+    except RecursionError:
+        raise InputError(_TOO_DEEP, path=path, line=line) from None
     # penman stops at the graph's closing parenthesis and ignores what follows. Every '(' opens
     # a node, so without quotes, as many '(' and ')' as nodes and a final ')' mean nothing
     # follows; otherwise scan for the closing parenthesis.
@@ -266,8 +274,19 @@ def read_pairs(test_path, gold_path) -> list[tuple[AmrGraph, AmrGraph]]:
     """The (test, gold) graph pairs of two parallel files, as ``smatch -f TEST GOLD`` pairs them.
 
     Unlike smatch (which warns and scores the common prefix), files with different numbers of
-    graphs are an :class:`InputError`."""
+    graphs are an :class:`InputError` -- naming the file without any graph when one of them has
+    none. Two files without any graph are an error too (smatch prints an F-score of 0.00: a
+    score of nothing)."""
     test, gold = read_amr(test_path), read_amr(gold_path)
+    if not test and not gold:
+        raise InputError(f"no AMR graph in the file, nor in {gold_path} (both are empty or hold "
+                         "only comments): nothing to score",
+                         path="<stdin>" if str(test_path) == "-" else str(test_path))
+    if bool(test) != bool(gold):
+        path = test_path if not test else gold_path
+        raise InputError(f"no AMR graph in the file (it is empty or holds only comments), but "
+                         f"{len(test) or len(gold)} in {gold_path if not test else test_path}",
+                         path="<stdin>" if str(path) == "-" else str(path))
     if len(test) != len(gold):
         raise InputError(f"{len(test)} graphs in {test_path} but {len(gold)} in {gold_path}: "
                          "the files must hold the same number of graphs", path=str(test_path))

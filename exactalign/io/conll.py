@@ -52,7 +52,8 @@ scorer dies with a message without a line number, or goes on silently:
   (Perl: a token line), a ``#begin document`` without a name;
 * a coreference column with anything besides the annotations above, ``|``, ``-`` and ``_``
   (Perl: ignores the rest);
-* two documents of one name in a file (Perl: scores the last one only);
+* two documents of one name in a file (Perl: scores the last one only); a file without any
+  document, e.g. an empty one (Perl: scores nothing; :func:`read_conll` only);
 * the pairing of key and response (:func:`pair_documents`): a document of the key missing from
   the response (Perl: scores it against an empty response), a response document not in the key
   (Perl: ignores it), and a document whose token counts differ (Perl: does not check).
@@ -126,10 +127,13 @@ class Document:
 
 def read_conll(path) -> list[Document]:
     """Every document of the CoNLL-2012 file ``path`` (``"-"`` reads standard input), in file
-    order. Raises :class:`InputError` with file and line for malformed content and ``OSError``
-    when the file cannot be read."""
+    order. Raises :class:`InputError` with file and line for malformed content (and, naming the
+    file, for a file without any document) and ``OSError`` when the file cannot be read."""
     label, text = read_text(path)
-    return parse_conll(text, path=label)
+    docs = parse_conll(text, path=label)
+    if not docs:  # an empty file, or one of comments: the reference scorer would score nothing
+        raise InputError("no document in the file (no '#begin document' line)", path=label)
+    return docs
 
 
 def parse_conll(text: str, *, path: str = "<string>") -> list[Document]:

@@ -62,7 +62,7 @@ import json
 from dataclasses import dataclass, field
 
 from ..core.errors import InputError
-from .text import read_text
+from .text import TOO_DEEP, read_text
 
 #: A span: sorted, non-overlapping ``(begin, end)`` pieces, ``end`` exclusive.
 Span = tuple[tuple[int, int], ...]
@@ -146,6 +146,8 @@ def parse_ere(text: str, *, path: str = "<string>") -> EreAnnotation:
     except json.JSONDecodeError as e:
         raise InputError(f"not valid JSON: {e.msg} (column {e.colno})", path=path,
                          line=e.lineno) from None
+    except RecursionError:
+        raise InputError(TOO_DEEP, path=path) from None
     return ere_from_dict(obj, path=path)
 
 

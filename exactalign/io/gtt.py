@@ -20,6 +20,10 @@ list of entities and an entity a list of coreferent mention strings. Files read 
 Every mention string is normalised with :func:`normalize_string` (GTT's and GRIT's rule: lower
 case, punctuation removed, articles ``a an the`` removed, white space collapsed). Document ids
 are returned in the ``TST3-MUC4-0001`` form.
+
+Files are read as UTF-8 (a leading byte order mark is dropped); bytes that are not UTF-8,
+malformed JSON (also JSON nested past Python's recursion limit) and a gold file without any
+document are an :class:`~exactalign.InputError` naming the file (and the line where known).
 """
 
 from __future__ import annotations
@@ -31,11 +35,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import InputError
+from .text import TOO_DEEP, read_text
 
 #: The five role slots of a GTT template, in GTT's order.
 ROLES = ("PerpInd", "PerpOrg", "Target", "Victim", "Weapon")
 
 Entity = tuple[str, ...]
+
+NO_DOCUMENT = "no document in the file (a gold file is JSON lines, one document per line)"
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 _PUNCT = frozenset(string.punctuation)
@@ -129,26 +136,37 @@ def _template(raw, *, gold: bool, path, line, where) -> Template:
     return Template(itype, slots)
 
 
-def _json_lines(path: Path):
-    with open(path, encoding="utf-8") as f:
-        for lineno, text in enumerate(f, 1):
-            if not text.strip():
-                continue
-            try:
-                yield lineno, json.loads(text)
-            except json.JSONDecodeError as e:
-                raise InputError(f"not valid JSON ({e.msg})", path=path, line=lineno) from None
+def _read(path: Path) -> str:
+    """The file's text: UTF-8 (a leading byte order mark dropped); bytes that are not UTF-8 are
+    an :class:`InputError` naming file and line (:func:`~exactalign.io.text.read_text`)."""
+    return read_text(path)[1]
 
 
-def _is_json_lines(path: Path) -> bool:
-    with open(path, encoding="utf-8") as f:
-        head = f.read(1 << 16)
-    first = head.lstrip()[:1]
+def _loads(text: str, path, line=None):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"not valid JSON ({e.msg})", path=path,
+                         line=e.lineno if line is None else line) from None
+    except RecursionError:
+        raise InputError(TOO_DEEP, path=path, line=line) from None
+
+
+def _json_lines(path: Path, text: str | None = None):
+    if text is None:
+        text = _read(path)
+    for lineno, line in enumerate(text.split("\n"), 1):  # as a file iterates its lines
+        if line.strip():
+            yield lineno, _loads(line, path, lineno)
+
+
+def _is_json_lines(path: Path, text: str) -> bool:
+    first = text.lstrip()[:1]
     if first != "{":
         raise InputError("neither a JSON object nor JSON lines", path=path)
     try:
-        obj = json.loads(head.splitlines()[0])
-    except json.JSONDecodeError:
+        obj = json.loads(text[:1 << 16].split("\n", 1)[0])  # the first line (of a 64 KiB head)
+    except (json.JSONDecodeError, RecursionError):
         return False
     return isinstance(obj, dict) and len(obj) == 1 and isinstance(next(iter(obj.values())), list)
 
@@ -180,6 +198,8 @@ def read_gold(path: str | Path) -> dict[str, list[Template]]:
                 seen.append(key)
                 temps.append(t)
         docs[docid] = temps
+    if not docs:
+        raise InputError(NO_DOCUMENT, path=path)
     return docs
 
 
@@ -198,27 +218,24 @@ def read_predictions(path: str | Path) -> dict[str, list[Template]]:
     """Predicted templates per document, from a GTT-style ``.out`` object or IterX JSON lines."""
     path = Path(path)
     docs: dict[str, list[Template]] = {}
-    if _is_json_lines(path):
-        for lineno, obj in _json_lines(path):
+    text = _read(path)
+    if _is_json_lines(path, text):
+        for lineno, obj in _json_lines(path, text):
             if not isinstance(obj, dict) or len(obj) != 1:
                 raise InputError("an IterX line must be {docid: [templates]}", path=path,
                                  line=lineno)
             (key, raws), = obj.items()
             _add_pred(docs, gtt_docid(key, path=path), raws, path, lineno)
         return docs
-    for key, value in _load_object(path).items():
+    for key, value in _load_object(path, text).items():
         if not isinstance(value, dict) or "pred_templates" not in value:
             raise InputError(f"document {key}: no 'pred_templates'", path=path)
         _add_pred(docs, gtt_docid(key, path=path), value["pred_templates"], path, None)
     return docs
 
 
-def _load_object(path: Path) -> dict:
-    try:
-        with open(path, encoding="utf-8") as f:
-            obj = json.load(f)
-    except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON ({e.msg})", path=path, line=e.lineno) from None
+def _load_object(path: Path, text: str | None = None) -> dict:
+    obj = _loads(_read(path) if text is None else text, path)
     if not isinstance(obj, dict):
         raise InputError("expected a JSON object keyed by document id", path=path)
     return obj
@@ -234,6 +251,8 @@ def read_ree_gold(path: str | Path) -> dict[str, tuple[tuple[Entity, ...], ...]]
                              line=lineno)
         docid = gtt_docid(obj["docid"], path=path)
         docs[docid] = _slots(obj["extracts"], gold=True, path=path, line=lineno, where=docid)
+    if not docs:
+        raise InputError(NO_DOCUMENT, path=path)
     return docs
 
 

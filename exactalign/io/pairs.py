@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.errors import InputError
-from .text import read_text
+from .text import TOO_DEEP, read_text
 
 if TYPE_CHECKING:
     from ..problems.bipartite import BipartiteInstance
@@ -305,6 +305,8 @@ def _parse_json(text: str, path) -> _Pairs:
     except json.JSONDecodeError as e:
         raise InputError(f"malformed JSON: {e.msg} (column {e.colno})",
                          path=path, line=e.lineno) from None
+    except RecursionError:
+        raise InputError(TOO_DEEP, path=path) from None
     loc = _JsonLines(text)
     if not isinstance(doc, dict):
         raise InputError(f"expected a JSON object with 'pairs', got {type(doc).__name__}",

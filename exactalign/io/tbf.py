@@ -9,12 +9,14 @@ The TBF format (EvmEval, ``scorer_v1.8.py``) -- one block per document::
     @After	A1	E1,E2
     #EndOfDocument
 
-Every line is stripped of surrounding white space first (as v1.8 does); blank lines are skipped;
-a line starting with ``#`` other than the two markers is a comment. A **mention line** has at
-least ``5 + len(attributes)`` tab-separated fields: system (run) id, document id, mention id,
-span, text, then one field per attribute (default ``mention_type``, ``realis_status``); further
-fields (confidences) are kept in :attr:`Mention.extra` and never scored. The document id field is
-ignored by v1.8 (the ``#BeginOfDocument`` id is used); we warn when it differs. A **relation
+A UTF-8 byte order mark at the start of the file is dropped (v1.8 would take it for part of the
+first line). Every line is stripped of surrounding white space first (as v1.8 does); blank lines
+are skipped; a line starting with ``#`` other than the two markers is a comment. A **mention
+line** has at least ``5 + len(attributes)`` tab-separated fields: system (run) id, document id,
+mention id, span, text, then one field per attribute (default ``mention_type``,
+``realis_status``); further fields (confidences) are kept in :attr:`Mention.extra` and never
+scored. The document id field is ignored by v1.8 (the ``#BeginOfDocument`` id is used); we warn
+when it differs. A **relation
 line** is ``@Name<TAB>relation id<TAB>arg1,arg2,...`` with ``Name`` one of ``Coreference``,
 ``After``, ``Subevent``; relations are parsed and checked here; ``Coreference`` clusters are
 scored by v1.8's coreference evaluation (:func:`exactalign.metrics.nugget.coref_evaluate`),
@@ -67,9 +69,10 @@ Warnings (v1.8 continues): a mention id repeated in a document (v1.8 keeps both 
 its span-only false-positive count sees distinct ids); a character piece with ``begin == end``
 and a mention whose span covers nothing (it can match nothing); a document id field that differs
 from the ``#BeginOfDocument`` id; a singleton coreference cluster; an unknown relation name; a
-token-table line with fewer than four fields or non-integer offsets; and, when scoring, a system
-document absent from the gold (ignored), a gold document absent from the system (scored as
-empty) and a missing token table (ids not checked).
+token-table line with fewer than four fields or non-integer offsets; bytes that are not UTF-8 in
+a TBF file or token table (kept as they are and compared byte for byte; the first one is named);
+and, when scoring, a system document absent from the gold (ignored), a gold document absent from
+the system (scored as empty) and a missing token table (ids not checked).
 """
 
 from __future__ import annotations
@@ -80,6 +83,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import InputError
+from .text import not_utf8
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -282,6 +286,8 @@ def read_tbf(path, *, mode: str = "char", attributes: Sequence[str] = DEFAULT_AT
              strict: bool = False) -> TbfFile:
     """Read a TBF file (see the module docstring for every rule, error and warning)."""
     data = Path(path).read_bytes()
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16: no line of it could be read
+        raise not_utf8(data, 0, str(path))
     try:
         data.decode("utf-8")
         bad = None
@@ -290,7 +296,7 @@ def read_tbf(path, *, mode: str = "char", attributes: Sequence[str] = DEFAULT_AT
     # Bytes that are not UTF-8 are kept as they are (surrogate escapes) and compared byte for
     # byte, as v1.8 compares the lines it reads; a warning names the first one.
     text = data.decode("utf-8", errors="surrogateescape").replace("\r\n", "\n")
-    text = text.replace("\r", "\n")
+    text = text.replace("\r", "\n").removeprefix("\ufeff")  # a UTF-8 byte order mark
     out = parse_tbf(text, path=str(path), mode=mode, attributes=attributes, strict=strict,
                     _undecodable=bad if bad is None else (bad, data.count(b"\n", 0, bad) + 1,
                                                           data[bad]))
@@ -436,8 +442,14 @@ def read_token_table(path, *, offset_fields: tuple[int, int] = TOKEN_OFFSET_FIEL
     """Read a token table (token id, string, begin, end; tab-separated)."""
     sink = _Sink(str(path), strict)
     tokens: dict[str, Token] = {}
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
-        lines = f.read().split("\n")
+    data = Path(path).read_bytes()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:  # kept as they are, as in TBF files; the first one named
+        sink.warn(f"not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start}); such bytes "
+                  "are compared as they are", data.count(b"\n", 0, e.start) + 1)
+    text = data.decode("utf-8", errors="surrogateescape").removeprefix("\ufeff")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")  # as open() reads it
     need = max(4, max(offset_fields) + 1)
     for lineno, raw in enumerate(lines, start=1):
         line = raw.rstrip()
@@ -471,7 +483,7 @@ def check_token_ids(doc: TbfDocument, table: TokenTable, path: str) -> None:
 def read_type_whitelist(path) -> frozenset[str]:
     """A type white list (v1.8's ``-wl``): one type per line, compared canonically
     (``conflict attack`` = ``Conflict_Attack``)."""
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+    with open(path, encoding="utf-8-sig", errors="surrogateescape") as f:
         return whitelist_from_lines(f.read().splitlines())
 
 

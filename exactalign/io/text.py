@@ -1,4 +1,5 @@
-"""Reading a whole input file as UTF-8 text, with the failing line named on a decoding error."""
+"""Reading a whole input file as UTF-8 text, with the failing line named on a decoding error;
+the messages every reader shares."""
 
 from __future__ import annotations
 
@@ -6,6 +7,11 @@ import sys
 from pathlib import Path
 
 from ..core.errors import InputError
+
+#: The message of JSON nested so deeply that Python's decoder gives up (``RecursionError``):
+#: every JSON reader catches that and raises ``InputError(TOO_DEEP, path=...)``.
+TOO_DEEP = ("not valid JSON: nested too deeply (arrays or objects inside one another past "
+            "Python's recursion limit)")
 
 
 def read_text(path) -> tuple[str, str]:
@@ -19,6 +25,14 @@ def read_text(path) -> tuple[str, str]:
     try:
         return label, data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise InputError(f"not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start})",
-                         path=label, line=line) from None
+        raise not_utf8(data, e.start, label) from None
+
+
+def not_utf8(data: bytes, offset: int, label: str) -> InputError:
+    """The error for ``data`` (read from ``label``), whose byte at ``offset`` is not UTF-8: it
+    names the line, the byte and its offset, and says so when the file starts with a UTF-16
+    byte order mark (a file saved as UTF-16 by an editor)."""
+    utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff")
+    hint = "; the file starts with a UTF-16 byte order mark: save it as UTF-8" if utf16 else ""
+    return InputError(f"not UTF-8 text (byte {data[offset]:#04x} at offset {offset}{hint})",
+                      path=label, line=data.count(b"\n", 0, offset) + 1)

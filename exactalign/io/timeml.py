@@ -27,7 +27,8 @@ elements outside ``<TEXT>`` (the DCT) have ``None``.
 
 Errors (:class:`~exactalign.core.errors.InputError`, with file and line)
 -----------------------------------------------------------------------
-Malformed XML; an EVENT without ``eid``, a TIMEX3 without ``tid``, a MAKEINSTANCE without
+Malformed XML (bytes that are not UTF-8 in a file declaring no other encoding are named as
+such); an EVENT without ``eid``, a TIMEX3 without ``tid``, a MAKEINSTANCE without
 ``eiid`` or ``eventID``, or one whose ``eventID`` is no EVENT of the file; an id (eid, eiid,
 tid) defined twice; a TLINK without ``relType`` or without exactly one source attribute and one
 target attribute; a TLINK whose source or target is no event instance / timex of the file (with
@@ -38,11 +39,13 @@ A MAKEINSTANCE may precede its EVENT (ids are resolved at the end of the file).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.parsers import expat
 
 from ..core.errors import InputError
+from .text import not_utf8
 
 __all__ = ["Event", "Timex", "TLink", "TimeMLDocument", "read_timeml", "read_timeml_dir",
            "parse_timeml"]
@@ -280,6 +283,7 @@ def parse_timeml(data: bytes | str, label: str = "<string>", *, strict: bool = T
     try:
         r.parser.Parse(data, True)
     except expat.ExpatError as e:
+        _not_utf8(data, label)  # expat's "invalid token" for a stray byte: name the byte instead
         raise InputError(f"malformed XML: {expat.ErrorString(e.code)} (column {e.offset + 1})",
                          path=label, line=e.lineno) from None
     events = _events(r)
@@ -292,6 +296,23 @@ def parse_timeml(data: bytes | str, label: str = "<string>", *, strict: bool = T
     p = Path(label) if path is None else path
     doc_id = r.docid or (p.name[:-4] if p.name.endswith(".tml") else p.name)
     return TimeMLDocument(p, doc_id, text, events, timexes, tlinks, dct, tuple(warnings))
+
+
+_DECLARED = re.compile(rb"""\s*<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._-]+)""")
+
+
+def _not_utf8(data: bytes | str, label: str) -> None:
+    """Raise the reader's one-line error for bytes that are not UTF-8 when ``data`` is meant to be
+    UTF-8 (no UTF-16 byte order mark, no other encoding declared); return otherwise."""
+    if isinstance(data, str) or data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return
+    declared = _DECLARED.match(data.removeprefix(b"\xef\xbb\xbf"))
+    if declared and declared.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise not_utf8(data, e.start, label) from None
 
 
 def read_timeml(path, *, strict: bool = True) -> TimeMLDocument:
@@ -309,7 +330,9 @@ def read_timeml_dir(path, *, strict: bool = True) -> dict[str, TimeMLDocument]:
     with the same document id are an error."""
     p = Path(path)
     if not p.is_dir():
-        raise InputError("not a directory", path=str(p))
+        raise InputError("not a directory (a directory of .tml files is expected)"
+                         if p.exists() else "not a directory: no such file or directory",
+                         path=str(p))
     docs: dict[str, TimeMLDocument] = {}
     for name in sorted(os.listdir(p)):
         if not name.endswith(".tml"):

@@ -2,7 +2,9 @@
 (Kulick, Bies & Mott 2014) of two annotations of the same documents.
 
 ``A`` and ``B`` are annotation files in the JSON schema of :mod:`exactalign.io.ere`, or TBF
-files (``.tbf``: event mentions with character offsets, ``@Coreference`` clusters as entities).
+files (``.tbf``: event mentions with character offsets, ``@Coreference`` clusters as entities;
+what the TBF reader survives with a warning, such as bytes that are not UTF-8, is printed on
+standard error).
 Both mappings are always computed -- the paper's procedure and the exact lexicographic optimum
 (most mapped mentions, then most overlapping characters; proven by a dual certificate) -- and
 the report shows the one chosen with ``--mapping``, the procedure's shortfall, and every
@@ -21,6 +23,7 @@ weighted-matching solves, ``Result.to_dict()``); ``documents`` (per document: ``
 from __future__ import annotations
 
 import argparse
+import sys
 
 MAPPING_CHOICES = ("procedure", "exact")
 
@@ -43,7 +46,10 @@ def _read(path: str):
     if str(path).lower().endswith(".tbf"):
         from ..io.tbf import read_tbf
 
-        return ere_io.ere_from_tbf(read_tbf(path, mode="char"))
+        tbf = read_tbf(path, mode="char")
+        for w in tbf.warnings:  # what the reader survived (as `nugget` prints them)
+            print(f"exactalign: warning: {w}", file=sys.stderr)
+        return ere_io.ere_from_tbf(tbf)
     return ere_io.read_ere(path)
 
 

@@ -65,12 +65,15 @@ def _read_structure(path: str) -> tuple[list[str], list | None]:
     import json
 
     from ..core.errors import InputError
-    from ..io.text import read_text
+    from ..io.text import TOO_DEEP, read_text
 
+    path, text = read_text(path)  # bytes that are not UTF-8: a one-line error; "-": <stdin>
     try:
-        data = json.loads(read_text(path)[1])  # bytes that are not UTF-8: a one-line error
+        data = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(f"not valid JSON: {e.msg}", path=path, line=e.lineno) from None
+    except RecursionError:
+        raise InputError(TOO_DEEP, path=path) from None
     edges = None  # a list: a sequence (a chain when read as a DAG)
     if isinstance(data, dict):
         unknown = sorted(set(data) - {"items", "edges"})

@@ -22,7 +22,8 @@ the exact optimum (``all`` includes the span-first mappings ``pilot2015-alg4`` a
 right family with the wrong subtype (:class:`~exactalign.metrics.nugget.LevelCredit`).
 ``--scheme muc`` prints one MUC table instead (COR, PAR, credit, ACT, POS, P/R/F and status per
 mapping and combination; :func:`~exactalign.metrics.nugget.muc_evaluate`). Warnings (problems
-v1.8 survives) go to standard error.
+v1.8 survives) go to standard error; among them, a ``--type-whitelist`` that keeps no mention at
+all (every score 0, which v1.8 prints without a word).
 
 This module imports no numpy at start-up (the command line's start-up rule).
 """
@@ -123,6 +124,7 @@ def run_nugget(args: argparse.Namespace) -> int:
     if args.coref_conll is not None and args.mapping == "all":
         raise InputError("--coref-conll writes the files of one mapping, not of --mapping all")
     _check_coref_options(args)
+    _check_paths(args)
     if args.scheme == "muc":
         if args.type_credit is not None or args.coref:
             raise InputError("--type-credit and -c/--coref apply to --scheme dice only")
@@ -143,6 +145,7 @@ def run_nugget(args: argparse.Namespace) -> int:
                                attribute_credits=credits, coref=args.coref,
                                coref_combination=args.coref_mapping,
                                coref_threshold=args.coref_threshold)
+    _check_whitelist(args, ev)
     for w in ev.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.coref_conll is not None:
@@ -188,6 +191,38 @@ def _check_coref_options(args: argparse.Namespace) -> None:
                          + ", ".join(names))
     if not 0.0 < args.coref_threshold <= 1.0:
         raise InputError(f"--coref-threshold must be in (0, 1], not {args.coref_threshold}")
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    """A token directory that is a file: one line naming it (v1.8 falls back to the current
+    directory; a missing one is refused by :func:`~exactalign.metrics.nugget.evaluate_files`)."""
+    from pathlib import Path
+
+    from ..core.errors import InputError
+
+    if args.token_dir is not None and Path(args.token_dir).exists() \
+            and not Path(args.token_dir).is_dir():
+        raise InputError("not a directory (-t names the directory of the token tables "
+                         f"<doc id>{args.token_ext})", path=args.token_dir)
+
+
+def _check_whitelist(args: argparse.Namespace, ev) -> None:
+    """Warn (an error with ``--strict``) when the type white list keeps no gold and no system
+    mention -- a file of blank lines, of other types, or not a type list at all: every score is
+    then 0, which v1.8 reports without a word."""
+    from ..core.errors import InputError
+    from ..io.tbf import TbfWarning
+
+    if args.type_whitelist is None:
+        return
+    docs = next(iter(ev.scores.values())).documents
+    if any(d.n_gold or d.n_system for d in docs):
+        return
+    message = ("the type white list keeps no gold and no system mention (no mention has a type "
+               "it lists): every score is 0")
+    if args.strict:
+        raise InputError(message + " (an error under strict checking)", path=args.type_whitelist)
+    ev.warnings.append(TbfWarning(message, args.type_whitelist, None))
 
 
 def _report(score, compat: bool) -> str:
@@ -387,6 +422,7 @@ def _run_muc(args: argparse.Namespace, mappings: list[str]) -> int:
                                token_ext=args.token_ext, type_whitelist=args.type_whitelist,
                                scheme="muc", mappings=mappings, partial=args.partial_credit,
                                optional_values=args.optional_value, strict=args.strict)
+    _check_whitelist(args, ev)
     for w in ev.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:
