@@ -95,7 +95,8 @@ def commands() -> dict[str, list[str] | None]:
         found = shutil.which("smatch.py")
         smatch_py = Path(found) if found else None
     return {
-        "exactalign": ours + ["smatch", "--method", "exact", "-f"],
+        # duplicate triples counted as smatch counts them: the same metric as smatch's
+        "exactalign": ours + ["smatch", "--method", "exact", "--duplicates", "keep", "-f"],
         "smatch": None if smatch_py is None else [sys.executable, str(smatch_py), "-f"],
         "smatchpp-ilp": ([sys.executable, "-m", "smatchpp", "-solver", "ilp", "-score_type",
                           "micro", "-a"] if _importable("smatchpp") and _importable("mip")

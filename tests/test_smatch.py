@@ -176,10 +176,12 @@ def test_cli_prints_like_smatch(tmp_path, capsys):
     assert "same number of graphs" in capsys.readouterr().err
 
 
-def test_empty_files_score_zero(tmp_path, capsys):
+def test_empty_files_are_an_error(tmp_path, capsys):
+    """smatch 1.0.4 prints F 0.00 for two files without graphs; a score of nothing is an error
+    here (one line naming the file, exit 2, nothing on stdout)."""
     a = tmp_path / "empty.amr"
     a.write_text("# ::id only metadata\n\n")
-    assert main(["smatch", "-f", str(a), str(a), "--json", "--method", "both"]) == 0
-    d = json.loads(capsys.readouterr().out)
-    assert d["pairs_scored"] == 0
-    assert d["overall"]["exact"]["f1"] == 0.0 == d["overall"]["hillclimb"]["f1"]
+    assert main(["smatch", "-f", str(a), str(a), "--json", "--method", "both"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"exactalign: error: {a}: no AMR graph in the file, nor in {a}")

@@ -4,6 +4,8 @@ included (checked against the real smatch when the ``peers`` extra is installed)
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 
@@ -75,3 +77,22 @@ def test_f_never_above_one_and_a_graph_against_itself_is_one(a, b):
     assert p <= 1 and r <= 1 and f <= 1 + 1e-12
     same = sc.pairs[1]
     assert same.exact.objective == same.test_triples == same.gold_triples
+
+
+def test_cli_warns_per_duplicate_and_keep_is_smatch(tmp_path, capsys):
+    from exactalign.cli import main
+
+    f = tmp_path / "dup.amr"
+    f.write_text("# ::id 1\n" + DUP + "\n")  # the graph starts on line 2
+    assert main(["smatch", "-f", str(f), str(f), "--json"]) == 0
+    out, err = capsys.readouterr()
+    d = json.loads(out)
+    assert d["duplicates"] == "set" and d["duplicate_triples"] == 4
+    assert d["overall"]["exact"]["f1"] == 1.0
+    lines = err.splitlines()
+    assert len(lines) == 4 and all(x.startswith(f"exactalign: warning: {f}:2: graph 1 states ")
+                                   for x in lines)
+    assert main(["smatch", "-f", str(f), str(f), "--duplicates", "keep", "--pr"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[:3] == ["Precision: 1.57", "Recall: 1.57", "F-score: 1.57"]
+    assert err == ""

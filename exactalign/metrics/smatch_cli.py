@@ -12,12 +12,14 @@ than starting workers). Output as smatch prints it (``Precision:`` and
 with ``--pairs`` one line per pair. ``--json`` prints ``{"test", "gold", "variant", "overall":
 {method: {"precision", "recall", "f1", "matched", "test_triples", "gold_triples", "proven_pairs",
 "wall_time"}}, "pairs": [...]}`` with per pair :func:`~exactalign.metrics.smatch.pair_report`
-(status, bound, gap, mapping, matched triples) when ``--pairs`` is given.
+(status, bound, gap, mapping, matched triples) when ``--pairs`` is given. A file without any
+graph is an error naming it (smatch 1.0.4 prints F 0.00 for two such files).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 SMATCH_METHODS = ("exact", "hillclimb", "both")
 SMATCH_VARIANTS = ("full", "unlabeled", "no-attributes", "concept-only")
@@ -44,6 +46,11 @@ def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
                    help="random restarts of the hill-climbing (default: %(default)s)")
     p.add_argument("--variant", choices=SMATCH_VARIANTS, default="full",
                    help="which triples count (default: %(default)s)")
+    p.add_argument("--duplicates", choices=("set", "keep"), default="set",
+                   help="a triple a graph states twice counts once (set: F <= 1, each dropped "
+                        "copy named on standard error) or as smatch 1.0.4 counts it (keep: "
+                        "every test copy with every gold copy, so F can exceed 1) "
+                        "(default: %(default)s)")
     p.add_argument("--pr", action="store_true", help="also print precision and recall")
     p.add_argument("--significant", type=_restarts, default=2, metavar="DIGITS",
                    help="digits after the decimal point (default: %(default)s)")
@@ -58,7 +65,10 @@ def run_smatch(args: argparse.Namespace) -> int:
     test, gold = args.f
     sc = smatch.score_files(test, gold, method=args.method, variant=args.variant,
                             restarts=args.r, seed=args.seed, time_limit=args.time_limit,
-                            backend=args.backend)
+                            backend=args.backend, duplicates=args.duplicates)
+    for d in sc.duplicates:
+        print(f"exactalign: warning: {d.message(test if d.side == 'test' else gold)}",
+              file=sys.stderr)
     overall = {}
     for m in sc.methods:
         matched, t, g = sc.totals(m)
@@ -69,8 +79,9 @@ def run_smatch(args: argparse.Namespace) -> int:
                       "proven_pairs": proven if m == "exact" else None,
                       "wall_time": sc.wall_time[m]}
     if args.json:
-        out = {"test": test, "gold": gold, "variant": args.variant, "pairs_scored":
-               len(sc.pairs), "overall": overall}
+        out = {"test": test, "gold": gold, "variant": args.variant,
+               "duplicates": args.duplicates, "duplicate_triples": len(sc.duplicates),
+               "pairs_scored": len(sc.pairs), "overall": overall}
         if args.pairs:
             out["pairs"] = [smatch.pair_report(x, args.variant) for x in sc.pairs]
         print_json(out)
