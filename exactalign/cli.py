@@ -321,13 +321,16 @@ COMMANDS: list[Command] = [
             "heuristics", monotone_cli.add_monotone_arguments, monotone_cli.run_monotone),
     Command("timeline", "event timelines of TimeML matched without ids under the order "
             "constraint", monotone_cli.add_timeline_arguments, monotone_cli.run_timeline),
-    Command("temporal", "temporal awareness of TimeML (te3 toolkit or exact); check consistency",
+    Command("temporal", "temporal awareness of TimeML (--mode te3: the TempEval-3 score; "
+            "default exact); check consistency",
             temporal_cli.add_temporal_arguments, temporal_cli.run_temporal),
     Command("smatch", "Smatch of two AMR files: proven optimal vs smatch's hill-climbing",
             smatch_cli.add_smatch_arguments, smatch_cli.run_smatch,
             description="Smatch of two AMR files: proven optimal vs smatch's hill-climbing. "
-                        "--time-limit is the exact path's budget for its rare MIPs, --backend "
-                        "their solver, --seed seeds the hill-climbing and HiGHS; --jobs is "
+                        "--time-limit is the budget of the whole exact computation (past it, "
+                        "pairs left keep their incumbent and a valid bound), --backend the "
+                        "solver of its rare MIPs, --seed seeds the hill-climbing and HiGHS; "
+                        "--jobs is "
                         "accepted for uniformity but has no effect (one process scores 1,380 "
                         "pairs exactly in about a second, less than starting workers would "
                         "cost)."),

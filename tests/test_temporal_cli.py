@@ -80,3 +80,16 @@ def test_begins_verified_through_closure_only_in_exact_mode(tmp_path, capsys):
                      "--json"]) == 0
         recall[mode] = json.loads(capsys.readouterr().out)["overall"]["recall"]
     assert recall == {"te3": 0.0, "exact": 1.0}
+
+
+def test_help_and_output_say_which_mode_is_the_tempeval3_score(tmp_path, capsys):
+    """The default mode is not the TempEval-3 score: --help and the first output line say so."""
+    assert main(["temporal", "--help"]) == 0
+    helptext = " ".join(capsys.readouterr().out.split())
+    assert "te3: the TempEval-3 score" in helptext and "exact (default)" in helptext
+    g = tmp_path / "g"
+    write(g, [("ei1", "BEFORE", "ei2")])
+    for mode, phrase in (("exact", "not the TempEval-3 score: that is --mode te3"),
+                         ("te3", "the TempEval-3 toolkit's score")):
+        assert main(["temporal", str(g), str(g), "--mode", mode]) == 0
+        assert phrase in capsys.readouterr().out.splitlines()[0]
