@@ -692,13 +692,34 @@ def exact_document(gold: TimeMLDocument, system: TimeMLDocument, *, backend: str
     return DocScore(gold.doc_id, prec, len(s.scored), rec, len(g.scored), notes)
 
 
+# ---------------------------------------------------------------- plain mode
+
+def plain_document(gold: TimeMLDocument, system: TimeMLDocument) -> DocScore:
+    """One document scored without closure, as TempEval-1 and -2 did and as UzZaman & Allen
+    (2011, §1-3) contrast with temporal awareness: precision = system links stated in the
+    reference (a link or its inverse, relation for relation) / system links; recall = reference
+    links stated in the system output / reference links. Links are counted once (a link and its
+    inverse are one link)."""
+    mapping, unaligned = align_ids(gold, system)
+    g_links = document_links(gold, gold)
+    s_links = document_links(system, gold, mapping)
+    g, s = _canonical_unique(g_links), _canonical_unique(s_links)
+    g_written, s_written = _written(g), _written(s)
+    prec = sum(link in g_written for link in s)
+    rec = sum(link in s_written for link in g)
+    return DocScore(gold.doc_id, prec, len(s), rec, len(g), _notes(g_links, s_links, unaligned))
+
+
+MODES = ("exact", "te3", "plain")
+
+
 def score_corpus(gold_docs: dict[str, TimeMLDocument], sys_docs: dict[str, TimeMLDocument],
                  mode: str = "exact", *, backend: str = "highs",
                  time_limit: float | None = None) -> CorpusScore:
     """Score every reference document (a reference document without system output is an
-    error, as is a system document without reference)."""
-    if mode not in ("exact", "te3"):
-        raise InputError(f"unknown mode {mode!r}; choose exact or te3")
+    error, as is a system document without reference) in ``mode`` (:data:`MODES`)."""
+    if mode not in MODES:
+        raise InputError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
     missing = sorted(set(gold_docs) - set(sys_docs))
     extra = sorted(set(sys_docs) - set(gold_docs))
     if missing or extra:
@@ -710,6 +731,8 @@ def score_corpus(gold_docs: dict[str, TimeMLDocument], sys_docs: dict[str, TimeM
     for d in sorted(gold_docs):
         if mode == "te3":
             docs.append(te3_document(gold_docs[d], sys_docs[d]))
+        elif mode == "plain":
+            docs.append(plain_document(gold_docs[d], sys_docs[d]))
         else:
             docs.append(exact_document(gold_docs[d], sys_docs[d], backend=backend,
                                        time_limit=time_limit))

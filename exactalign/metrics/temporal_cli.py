@@ -1,10 +1,10 @@
 """``exactalign temporal``: temporal awareness of TimeML directories, and their consistency.
 
-* ``exactalign temporal GOLD_DIR SYS_DIR [--mode exact|te3]`` -- precision, recall and F1 per
+* ``exactalign temporal GOLD_DIR SYS_DIR [--mode exact|te3|plain]`` -- precision, recall and F1 per
   document and overall (micro-averaged), see :mod:`exactalign.metrics.temporal`. ``te3``
   reproduces the TempEval-3 toolkit (the number to compare with published TempEval-3 scores);
   ``exact`` (default) uses maximum consistent subsets, a different number, and its text output
-  says so on its first line.
+  says so on its first line; ``plain`` uses no closure at all.
 * ``exactalign temporal check DIR`` -- every document whose TLINKs are inconsistent, with a
   witness cycle (``lid:LABEL`` in cycle order), the fewest links to drop (exact, with status) and
   what each greedy heuristic drops. (A data directory literally named ``check`` is ``./check``.)
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 
-MODES = ("exact", "te3")
+MODES = ("exact", "te3", "plain")
 
 
 def add_temporal_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,7 +34,9 @@ def add_temporal_arguments(p: argparse.ArgumentParser) -> None:
                         "reproduced to the digit; ask for this to compare with published TE3 "
                         "numbers). exact (default): the same awareness measure on maximum "
                         "consistent subsets of each graph's links, closed exactly -- a different "
-                        "number (TE3-Platinum, ning17 SP+ILP: exact F1 63.52, te3 F1 67.24)")
+                        "number (TE3-Platinum, ning17 SP+ILP: exact F1 63.52, te3 F1 67.24). "
+                        "plain: no closure, a link counts only where the other side states it "
+                        "(TempEval-1/2; UzZaman & Allen's contrast)")
 
 
 def run_temporal(args: argparse.Namespace) -> int:
@@ -60,8 +62,9 @@ def _run_score(args, gold: str, system: str) -> int:
                     "documents": [_doc_json(d, prf) for d in scores.documents]})
         return 0
     print(f"{gold} vs {system}: {len(scores.documents)} document(s), mode {args.mode}"
-          + (" (not the TempEval-3 score: that is --mode te3)" if args.mode == "exact"
-             else " (the TempEval-3 toolkit's score)"))
+          + {"exact": " (not the TempEval-3 score: that is --mode te3)",
+             "te3": " (the TempEval-3 toolkit's score)",
+             "plain": " (no closure: links stated on both sides)"}[args.mode])
     print(f"{'document':<36} {'P':>8} {'R':>8} {'F1':>8}  matched/total (P; R)")
     for d in scores.documents:
         print(f"{d.doc_id:<36} {100 * d.precision:8.4f} {100 * d.recall:8.4f} "
@@ -81,13 +84,15 @@ def _notes_lines(scores) -> list[str]:
         tot = {k: sum(d.notes[side][k] for d in scores.documents)
                for k in ("links", "duplicates", "self")}
         labels = sorted({lab for d in scores.documents for lab in d.notes[side]["unknown_labels"]})
-        key = f"{side}_set_aside" if scores.mode == "te3" else f"{side}_dropped"
-        what = "set aside by the Timegraph" if scores.mode == "te3" else \
-            "dropped by the maximum consistent subset"
-        out.append(f"{side}: {tot['links']} links, {tot['duplicates']} duplicate(s), "
-                   f"{tot['self']} self link(s), {sum(d.notes[key] for d in scores.documents)} "
-                   f"{what}" + (f"; labels without point semantics: {', '.join(labels)}"
-                                if labels else ""))
+        head = f"{side}: {tot['links']} links, {tot['duplicates']} duplicate(s), " \
+               f"{tot['self']} self link(s)"
+        if scores.mode != "plain":  # plain mode closes nothing: nothing is set aside
+            key = f"{side}_set_aside" if scores.mode == "te3" else f"{side}_dropped"
+            what = "set aside by the Timegraph" if scores.mode == "te3" else \
+                "dropped by the maximum consistent subset"
+            head += f", {sum(d.notes[key] for d in scores.documents)} {what}"
+        out.append(head + (f"; labels without point semantics: {', '.join(labels)}"
+                           if labels else ""))
     unaligned = sum(len(d.notes["unaligned"]) for d in scores.documents)
     if unaligned:
         out.append(f"system entities not aligned to the reference: {unaligned}")
