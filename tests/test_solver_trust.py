@@ -8,16 +8,19 @@ failure on any version."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactalign import VerificationError
+from exactalign import ModelTooLargeError, VerificationError
 from exactalign.backends import highs as highs_backend
+from exactalign.core.fractional import dinkelbach
 from exactalign.core.result import Status
 from exactalign.core.solve import (
     FALLBACK_ORDER,
@@ -26,10 +29,14 @@ from exactalign.core.solve import (
     solve_model,
 )
 from exactalign.metrics import ere
+from exactalign.metrics import templates as T
 from exactalign.problems import bipartite, latent, monotone, temporal
 from exactalign.testing.strategies import bipartite_instances
+from tests.test_ere import SPANS
+from tests.test_fractional import _at_most_one_per_row, _brute
 from tests.test_latent import instances as latent_instances
 from tests.test_monotone_properties import dag_instances
+from tests.test_templates import _random_doc
 from tests.test_temporal import instances as temporal_instances
 
 BACKENDS = ("highs", "scipy", "pulp", "brute")
@@ -254,3 +261,45 @@ def test_latent_pairs_proven_by_the_lp_name_highs():
     r = latent.solve(SQUARE, "exact", backend="scipy")  # scipy would answer only a MIP
     assert r.proven_optimal
     assert r.backend == ("scipy" if "MIP" in r.details["proven_by"] else "highs")
+
+
+# the families built on their own models: ERE's span mapping, GTT's exact F1, Dinkelbach's ratio
+@settings(max_examples=15, deadline=None)
+@given(st.data(), st.sampled_from(BACKENDS))
+def test_ere_backends_agree(data, backend):
+    p = ere.span_pairs(data.draw(SPANS), data.draw(SPANS))
+    try:
+        m = ere.exact_mapping(p, method="ilp", backend=backend)
+    except ModelTooLargeError:  # more integer points than the brute backend enumerates
+        assert backend == "brute"
+        return
+    assert m.result.proven_optimal and m.key == ere.exact_mapping(p).key
+    assert ere.check(p, m) == m.key
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 3), st.integers(0, 3),
+       st.lists(st.integers(0, 50), min_size=200, max_size=200),
+       st.sampled_from(("highs", "scipy", "pulp")))
+def test_gtt_exact_f1_backends_agree(n_gold, n_pred, ints, backend):
+    gold, pred = _random_doc(itertools.cycle(ints), n_gold, n_pred)
+    t = T.gtt_pair_table(gold, pred)
+    al, status, bound = T.align_exact_f1(t, backend)
+    ref, _, _ = T.align_exact_f1(t, "highs")
+    assert status is Status.OPTIMAL
+    assert T._f1_of(t.counts(al)) == pytest.approx(T._f1_of(t.counts(ref)), abs=1e-12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 6), st.integers(0, 2**32 - 1), st.sampled_from(BACKENDS))
+def test_dinkelbach_backends_agree(n_vars, seed, backend):
+    rng = np.random.default_rng(seed)
+    groups = [list(rng.choice(n_vars, size=min(n_vars, 3), replace=False))
+              for _ in range(rng.integers(0, 4))]
+    model = _at_most_one_per_row(groups, n_vars)
+    n = np.round(rng.uniform(-1, 3, n_vars), 3)
+    d = np.round(rng.uniform(-0.5, 2, n_vars), 3)
+    d0 = float(np.sum(np.abs(d))) + 0.5
+    res = dinkelbach(model, (n, 0.25), (d, d0), backend=backend)
+    assert res.status is Status.OPTIMAL
+    assert res.ratio == pytest.approx(_brute(model, n, 0.25, d, d0), abs=1e-7)
