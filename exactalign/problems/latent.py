@@ -62,6 +62,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
+from ..core.deadline import Deadline
 from ..core.errors import (
     BackendError,
     InfeasibleAlignmentError,
@@ -378,10 +379,19 @@ def _restrict(inst: LatentInstance, pairs: np.ndarray) -> LatentInstance:
         bin_q=local[inst.bin_q[bins]], bin_w=inst.bin_w[bins]))
 
 
-def _round(sub: LatentInstance, xp: np.ndarray, climb: bool = True) -> np.ndarray:
+class _NoMemo(dict):
+    """A memo that keeps nothing (the polishing climb's: see :func:`_round`)."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+def _round(sub: LatentInstance, xp: np.ndarray, climb: bool = True,
+           deadline: Deadline | None = None) -> np.ndarray:
     """An incumbent from a fractional LP point: the maximum-weight one-to-one mapping for pair
     weights ``x_p + 0.001 unary_p`` (a bipartite assignment, :mod:`.bipartite`), then (``climb``)
-    smatch's moves (best move or swap while it gains) on the compiled pairs."""
+    smatch's moves (best move or swap while it gains) on the compiled pairs, until ``deadline``
+    (each step of the climb costs ``O(n^2)`` swaps: minutes on an 800-variable pair)."""
     from . import bipartite  # only here: importing it costs scipy.optimize at start-up
 
     w = xp + 1e-3 * sub.unary
@@ -395,7 +405,10 @@ def _round(sub: LatentInstance, xp: np.ndarray, climb: bool = True) -> np.ndarra
         start[a] = b
     if not climb:
         return _as_array(start)
-    best, _ = _Climber.of_compiled(sub).climb(start)
+    climber = _Climber.of_compiled(sub)
+    climber.deadline = deadline
+    climber.memo = _NoMemo()  # a pure cache; on a big pair it would grow by GBs a step
+    best, _ = climber.climb(start)
     return _as_array(best)
 
 
@@ -404,7 +417,7 @@ def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, model, options
     """A component the LP did not settle: round and polish; if still below ``floor(LP)``,
     the MIP warm-started from it. Returns ``(mapping, objective, bound, status, how, nodes,
     fallback)``, ``fallback`` the routes that failed verification before the MIP's answer."""
-    m = _round(sub, xp)
+    m = _round(sub, xp, deadline=Deadline(options.time_limit, t0))
     obj = check(sub, m)
     if obj >= lp_bound:
         return m, obj, lp_bound, Status.OPTIMAL, "LP bound", 0, []
@@ -547,6 +560,10 @@ def _batch_without_lp(instances, options: SolveOptions, backend: str, linking: s
         share = None if left is None else left / (len(instances) - n)
         if 2 * (inst.num_pairs + len(inst.bin_w)) >= union_vars:  # its MIP's columns
             details["stopped"] = "LP time limit (no MIP: its root LP would not finish either)"
+            if share is None or share > 0:  # the time left polishes the incumbent instead
+                m = _round(inst, np.zeros(inst.num_pairs),
+                           deadline=Deadline(share, time.perf_counter()))
+                obj = check(inst, m)
         elif inst.num_pairs and (share is None or share > 0):
             model, solver = ilp_model(inst, linking), backend
             res = verified_result(

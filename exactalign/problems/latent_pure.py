@@ -203,6 +203,7 @@ class _Climber:
         self.candidates, self.weights, self.n_right = candidates, weights, n_right
         self.c1, self.c2 = left_concepts, right_concepts
         self.memo: dict = {}
+        self.deadline = None  # a Deadline: climb() stops, keeping its mapping, once it passes
 
     @classmethod
     def of(cls, inst: LatentInstance) -> _Climber:
@@ -356,7 +357,10 @@ class _Climber:
                     if g > best:
                         best, node1, node2, use_swap = g, i, nm, False
         n = len(mapping)
+        deadline = self.deadline
         for i in range(n):
+            if deadline is not None and deadline.expired():
+                return 0, mapping  # out of time: no move (climb() stops here)
             mi = mapping[i]
             for j in range(i + 1, n):
                 g = self.swap_gain(mapping, i, mi, j, mapping[j], cur)
@@ -371,7 +375,9 @@ class _Climber:
         return best, new
 
     def climb(self, mapping: list) -> tuple[list, int]:
-        """Apply the best move or swap while it gains (smatch's inner ``while True`` loop)."""
+        """Apply the best move or swap while it gains (smatch's inner ``while True`` loop);
+        with a :attr:`deadline` (our polishing only, never smatch's heuristic), stop when it
+        passes, keeping the mapping reached."""
         cur = self.match(mapping)
         while True:
             gain, new = self.best_gain(mapping, cur)
