@@ -672,9 +672,10 @@ def _grid(inst: MonotoneInstance) -> _Built:
     return _Built(model, aux_of)
 
 
-def _pair_order(inst: MonotoneInstance) -> np.ndarray:
+def _pair_order(inst: MonotoneInstance, deadline: Deadline | None = None) -> np.ndarray:
     """Dense ``(E, E)`` relation ``◁`` on the candidates: ``e ◁ f`` iff ``a_e ⊑ a_f`` and
-    ``b_f ⊑ b_e`` (``⊑`` is ``<=`` on a capacity-1 side, ``<`` otherwise), ``e != f``."""
+    ``b_f ⊑ b_e`` (``⊑`` is ``<=`` on a capacity-1 side, ``<`` otherwise), ``e != f``; built in
+    blocks of :data:`_COMPOSE_ROWS` rows, ``deadline`` checked between them."""
     p = inst.pairs
     E = inst.num_pairs
     if E * E > COMPACT_MAX_CELLS:
@@ -684,14 +685,21 @@ def _pair_order(inst: MonotoneInstance) -> np.ndarray:
             + (" -- two sequences are solved exactly by the DP (method 'exact' or 'dp')"
                if inst.is_sequence else ""))
     ref_cap, pred_cap = p.caps
-    la = inst.ref.less[np.ix_(p.rows, p.rows)]
-    if ref_cap == 1:
-        la = la | (p.rows[:, None] == p.rows[None, :])
-    lb = inst.pred.less[np.ix_(p.cols, p.cols)]
-    if pred_cap == 1:
-        lb = lb | (p.cols[:, None] == p.cols[None, :])
-    r = la & lb.T
-    np.fill_diagonal(r, False)
+    less_b_t = inst.pred.less.T
+    r = np.empty((E, E), dtype=bool)
+    for lo in range(0, E, _COMPOSE_ROWS):
+        if deadline is not None:
+            deadline.check("building the compact ILP")
+        e = np.arange(lo, min(lo + _COMPOSE_ROWS, E))
+        la = inst.ref.less[np.ix_(p.rows[e], p.rows)]  # a_e < a_f
+        lb = less_b_t[np.ix_(p.cols[e], p.cols)]  # b_f < b_e
+        if ref_cap == 1:
+            la |= p.rows[e, None] == p.rows[None, :]
+        if pred_cap == 1:
+            lb |= p.cols[e, None] == p.cols[None, :]
+        block = la & lb
+        block[np.arange(len(e)), e] = False  # e != f
+        r[e] = block
     return r
 
 
@@ -705,7 +713,7 @@ def _chain(inst: MonotoneInstance, deadline: Deadline | None = None) -> _Built:
     rows (and, strict, the pairwise rows of mismatched pairs that do not cross)."""
     p = inst.pairs
     E = inst.num_pairs
-    R = _pair_order(inst)
+    R = _pair_order(inst, deadline)
     cover = R & ~_compose(R, R, deadline)
     lo_, hi_ = np.nonzero(cover)  # lo_ ◁ hi_, a cover
     k = len(lo_)
@@ -879,7 +887,7 @@ def local_search(inst: MonotoneInstance, seed=0, *, start=None, max_passes: int 
     (seed)``, a new permutation for each pass); an improving move is applied at once. Stops
     after a pass without improvement (or ``max_passes``), or -- with the alignment reached so
     far, which is feasible -- once ``time_limit`` seconds have passed (checked between moves)."""
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = Deadline(time_limit)  # also ends with the command's budget (core.deadline)
     rng = np.random.default_rng(seed)
     w = inst.pairs.weights
     rank = np.empty(inst.num_pairs, dtype=np.int64)
@@ -889,7 +897,7 @@ def local_search(inst: MonotoneInstance, seed=0, *, start=None, max_passes: int 
     for _ in range(max_passes):
         improved = False
         for e in rng.permutation(inst.num_pairs).tolist():
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline.expired():
                 return _alignment(inst, np.flatnonzero(sel))
             if sel[e]:
                 continue
@@ -900,7 +908,7 @@ def local_search(inst: MonotoneInstance, seed=0, *, start=None, max_passes: int 
                 sel[e] = True
                 improved = True
         for s in rng.permutation(np.flatnonzero(sel)).tolist():
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline.expired():
                 return _alignment(inst, np.flatnonzero(sel))
             rest = np.flatnonzero(sel)
             rest = rest[rest != s]
