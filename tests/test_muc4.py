@@ -1,6 +1,8 @@
 """MUC-4 1992 readers and scoring (:mod:`exactalign.io.muc4`, :mod:`exactalign.metrics.muc4`):
-hand-derived slot counts, the guidelines' automatic partial rules, the content rule, and the exact
-(Dinkelbach) template alignment against brute force and the muc1992 greedy."""
+hand-derived slot counts, the guidelines' automatic partial rules (the alternatives-based
+``exact``/``first-fit`` slot scoring), the content rule, and the exact (Dinkelbach) template
+alignment against brute force and the muc1992 greedy. The 1992 scorer's own rules:
+tests/test_muc4_rules.py."""
 
 from __future__ import annotations
 
@@ -121,7 +123,9 @@ def test_score_report_reader(tmp_path):
         ("TST3-MUC4-0003", None, "1", "spurious")]
     assert rep.pairs[0].slots["inc-date"]["MIS"] == 1
     assert rep.all_templates["POS"] == 2
-    assert S.recorded_mapping(rep) == {"TST3-MUC4-0001": [("1", "2")]}
+    # every template line, unmapped sides as None; the irrelevant message has none
+    assert S.recorded_mapping(rep) == {"TST3-MUC4-0001": [("1", "2")],
+                                       "TST3-MUC4-0003": [(None, "1")]}
     (tmp_path / "empty").write_text("nothing\n")
     with pytest.raises(InputError, match="ALL TEMPLATES"):
         io.read_score_report(tmp_path / "empty")
@@ -179,7 +183,7 @@ def test_value_score_follows_the_guidelines(slot, resp, key, value):
 def _template(number, fills, optional=False):
     slots = [()] * 25
     for k, v in fills.items():
-        slots[k] = tuple(fill(a) for a in v)
+        slots[k] = tuple(io.parse_fill(k, a) for a in v)
     return io.MucTemplate("M", number, optional, tuple(slots), 1)
 
 

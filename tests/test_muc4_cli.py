@@ -116,3 +116,28 @@ def test_response_documents_outside_the_keys(files_1992, tmp_path, capsys):
     assert cli.main(["muc4", str(key), str(other)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and f"{other}" in err and "none of its 1 document(s)" in err
+
+
+def test_1992_compare_with_a_report(files_1992, tmp_path, capsys):
+    """``--compare``: our scoring of the report's mapping next to the report, slot by slot."""
+    key, resp = files_1992
+    row = "{}\t        {}|  {}|  0   0|  {}|100 100   0"
+    report = tmp_path / "scores"
+    report.write_text("\n".join([
+        "TST3-MUC4-0001\t     key: 1  response: 1", "",
+        row.format("inc-type", "1   1", "0   1   0", "0   0   0"),
+        row.format("phys-tgt-id", "1   1", "1   0   0", "0   0   0"),
+        row.format("TOTAL\t", "2   2", "1   1   0", "0   0   0"),
+        "TST3-MUC4-0001\t     key: <NONE>  response: 2\t [spurious]",
+        row.format("inc-type", "0   1", "0   0   0", "1   0   0"),
+        row.format("TOTAL\t", "0   1", "0   0   0", "1   0   0"),
+        row.format("ALL TEMPLATES", "2   3", "1   1   0", "1   0   0")]))
+    assert cli.main(["muc4", str(key), str(resp), "--report", str(report), "--compare",
+                     "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["compare"]["exact"] and out["compare"]["slot_diffs"] == []
+    assert out["alignments"]["recorded"]["overall"]["counts"]["PAR"] == 1
+    assert cli.main(["muc4", str(key), str(resp), "--report", str(report), "--compare"]) == 0
+    assert "report's mapping: reproduced" in capsys.readouterr().out
+    assert cli.main(["muc4", str(key), str(resp), "--compare"]) == 2
+    assert "--compare needs" in capsys.readouterr().err

@@ -9,7 +9,11 @@ alignment. Alignments: ``muc1992`` (greedy by recall score under the content rul
 is read as ``muc1992``), ``exact`` (maximum F per message, Dinkelbach, proven),
 ``exact-corpus`` (the mappings of all messages together maximising the corpus F of the ALL
 TEMPLATES row, proven; 1992 format only), ``all`` (all three);
-``--slot-matching`` picks how fills are matched within a slot (exact assignment, or first-fit).
+``--slot-matching`` picks the slot scoring: ``muc1992`` (default; the 1992 scorer's own
+procedure, :class:`exactalign.metrics.muc4.Scorer1992`) or the alternatives-based approximation
+with fills matched by an assignment (``exact``) or in order (``first-fit``). ``--compare``
+(with ``--report``) also lists, slot row by slot row, where our scoring of the report's mapping
+differs from the report (:func:`exactalign.metrics.muc4.compare_report`; ``compare`` in JSON).
 
 ``--format gtt``: KEYS is GTT gold JSON lines, RESPONSES a GTT/IterX/Das et al. prediction file;
 ``--metric gtt-f1`` (alignments ``gtt``: GTT's exhaustive search, ``greedy``, ``exact``: maximum
@@ -50,13 +54,18 @@ def add_muc4_arguments(p: argparse.ArgumentParser) -> None:
                    help="GTT format: GTT template F1, CEAF-RME (phi_subset), both, or CEAF-REE "
                         "(phi_strict and phi_prop; then KEYS/RESPONSES are GRIT REE files) "
                         "(default: %(default)s)")
-    p.add_argument("--slot-matching", choices=("exact", "first-fit"), default="exact",
-                   help="1992 format: how fills are matched within a slot -- exact "
-                        "(assignment) or the 1992 first-fit (default: %(default)s)")
+    p.add_argument("--slot-matching", choices=("muc1992", "exact", "first-fit"),
+                   default="muc1992",
+                   help="1992 format: slot scoring -- the 1992 scorer's own (muc1992), or the "
+                        "alternatives-based approximation matched by assignment (exact) or in "
+                        "order (first-fit) (default: %(default)s)")
     p.add_argument("--history", metavar="FILE", default=None,
                    help="1992 judgement history (match/partial judgements)")
     p.add_argument("--report", metavar="FILE", default=None,
                    help="1992 official score report: also score its recorded mapping")
+    p.add_argument("--compare", action="store_true",
+                   help="with --report: compare our scoring of the report's mapping with the "
+                        "report, slot row by slot row")
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -80,6 +89,12 @@ def run_muc4(args: argparse.Namespace) -> int:
     from ..cli import prf, print_json
 
     warnings: list[str] = []
+    compare = None
+    if getattr(args, "compare", False):
+        from ..core.errors import InputError
+
+        if args.format != "muc1992" or not args.report:
+            raise InputError("--compare needs --format muc1992 and --report")
     if args.format == "gtt":
         if args.alignment == "exact-corpus":
             from ..core.errors import InputError
@@ -89,21 +104,65 @@ def run_muc4(args: argparse.Namespace) -> int:
         rows = _run_gtt(args, warnings)
     else:
         rows = _run_1992(args, warnings)
+        if getattr(args, "compare", False):
+            compare = _compare_1992(args)
     for w in warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:
-        print_json({"keys": args.keys, "responses": args.responses, "format": args.format,
-                    "alignments": {name: {"status": st, "overall": {
-                        **prf(r, p, f), "counts": counts}, "wall_time": wt, "documents": nd}
-                        for name, st, r, p, f, counts, wt, nd in rows},
-                    "warnings": warnings})
+        doc = {"keys": args.keys, "responses": args.responses, "format": args.format,
+               "alignments": {name: {"status": st, "overall": {
+                   **prf(r, p, f), "counts": counts}, "wall_time": wt, "documents": nd}
+                   for name, st, r, p, f, counts, wt, nd in rows},
+               "warnings": warnings}
+        if compare is not None:
+            doc["compare"] = _compare_json(compare)
+        print_json(doc)
         return 0
     print(f"{args.keys} vs {args.responses} ({args.format})")
     header = ["alignment", "status", "recall", "precision", "f1", "counts", "time(s)"]
     print(_table(header, [[n, st, f"{100 * r:.2f}", f"{100 * p:.2f}", f"{100 * f:.2f}",
                            " ".join(f"{k}={v:g}" for k, v in c.items()), f"{wt:.3f}"]
                           for n, st, r, p, f, c, wt, _ in rows]))
+    if compare is not None:
+        print(_compare_text(compare))
     return 0
+
+
+def _compare_1992(args):
+    from ..io import muc4 as io
+    from . import muc4
+
+    keys = io.by_message(io.read_templates(args.keys))
+    resps = io.by_message(io.read_templates(args.responses))
+    history = io.read_history(args.history) if args.history else io.History()
+    return muc4.compare_report(keys, resps, history, io.read_score_report(args.report))
+
+
+def _compare_json(c) -> dict:
+    from . import muc4
+
+    return {"exact": c.exact, "recorded": c.recorded, "official": c.official,
+            "ours": {f: getattr(c.ours, f) for f in muc4.FIELDS}, "delta": c.delta,
+            "slot_diffs": [{"message": d.message, "key": d.key, "response": d.response,
+                            "slot": d.slot, "ours": d.ours, "official": d.official,
+                            "interactive": d.interactive} for d in c.slot_diffs]}
+
+
+def _compare_text(c) -> str:
+    from . import muc4
+
+    head = "ALL TEMPLATES  " + "  ".join(f"{f}" for f in muc4.FIELDS)
+    lines = ["", ("report's mapping" if c.recorded else "automatic mapping (the report "
+                  "records none)") + f": {'reproduced' if c.exact else 'differs'}", head,
+             "official       " + "  ".join(f"{c.official[f]}" for f in muc4.FIELDS),
+             "ours           " + "  ".join(f"{getattr(c.ours, f):g}" for f in muc4.FIELDS)]
+    if c.slot_diffs:
+        lines.append(f"{len(c.slot_diffs)} slot row(s) differ ({sum(d.interactive for d in c.slot_diffs)}"
+                     " with another human judgement, ICR/IPA):")
+        for d in c.slot_diffs:
+            lines.append(f"  {d.message} key {d.key or '-'} response {d.response or '-'} "
+                         f"{d.slot}: " + " ".join(f"{f}{v:+d}" for f, v in d.delta.items()))
+    return "\n".join(lines)
 
 
 def check_documents(keys, responses, path, warnings: list[str]) -> None:
