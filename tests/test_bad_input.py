@@ -14,6 +14,8 @@ from test_json_every_command import (  # tiny valid inputs of every format
     GTT_GOLD,
     GTT_PRED,
     KEY_CONLL,
+    MUC_KEY,
+    MUC_RESP,
     REE_GOLD,
     REE_PRED,
     RESP_CONLL,
@@ -339,3 +341,39 @@ def test_monotone_stdin_is_named_stdin(capsys, monkeypatch, tmp_path):
     code, out, err = run(capsys, "monotone", "-", ok)
     assert (code, out) == (2, "")
     assert one_error_line(err).startswith("exactalign: error: <stdin>:1: not valid JSON")
+
+
+# --------------------------------------------------------------------------------------------
+# muc4, 1992 format: 8-bit text read as Latin-1 (as the 1992 scorer read it: no byte is
+# replaced, so no warning); a UTF-8 byte order mark dropped, UTF-16 refused; no key templates
+# is an error, no response templates a warning
+# --------------------------------------------------------------------------------------------
+def test_muc4_1992_key_file_without_templates_names_itself(tmp_path, capsys):
+    key, resp = put(tmp_path, "key", "\n\n"), put(tmp_path, "resp", MUC_RESP)
+    assert_input_error(capsys, ["muc4", key, resp], key, "no template in the file")
+
+
+def test_muc4_1992_response_file_without_templates_warns(tmp_path, capsys):
+    key, resp = put(tmp_path, "key", MUC_KEY), put(tmp_path, "resp", "")
+    code, out, err = run(capsys, "muc4", str(key), str(resp), "--json")
+    assert code == 0 and json.loads(out)["warnings"]
+    assert err.count("\n") == 1 and err.startswith(f"exactalign: warning: {resp}: no template")
+
+
+def test_muc4_1992_byte_order_mark_is_dropped(tmp_path, capsys):
+    key = put(tmp_path, "key", b"\xef\xbb\xbf" + MUC_KEY.encode())
+    resp = put(tmp_path, "resp", b"\xef\xbb\xbf" + MUC_RESP.encode())
+    plain = put(tmp_path, "key0", MUC_KEY)
+    code, out, err = run(capsys, "muc4", str(key), str(resp), "--json")
+    code0, out0, _ = run(capsys, "muc4", str(plain), str(resp), "--json")
+    assert code == code0 == 0 and err == ""
+    def overall(text):
+        return {k: v["overall"] for k, v in json.loads(text)["alignments"].items()}
+
+    assert overall(out) == overall(out0)
+
+
+def test_muc4_1992_utf16_is_named(tmp_path, capsys):
+    key = put(tmp_path, "key", MUC_KEY.encode("utf-16"))
+    resp = put(tmp_path, "resp", MUC_RESP)
+    assert_input_error(capsys, ["muc4", key, resp], key, "UTF-16 text")

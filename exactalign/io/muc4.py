@@ -177,13 +177,24 @@ def _expand_xref(alts: list[Alt], strings_are_values: bool) -> tuple[Alt, ...]:
     return tuple((v, s) for v in vs for s in ss)
 
 
-def read_templates(path: str | Path) -> list[MucTemplate]:
-    """Every template of a key or response file, in file order."""
-    path = Path(path)
+def read_latin1(path: Path) -> str:
+    """The 1992 files' text: bytes read as Latin-1, as the 1992 scorer (Emacs Lisp on 8-bit
+    text) read them -- every byte is a character, nothing is replaced, so no warning is due. A
+    leading UTF-8 byte order mark is dropped; a UTF-16 file is an :class:`InputError`."""
     try:
-        lines = path.read_text(encoding="latin-1").splitlines()
+        data = path.read_bytes()
     except OSError as e:
         raise InputError(f"cannot read ({e.strerror})", path=path) from None
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise InputError("UTF-16 text (it starts with a UTF-16 byte order mark): the 1992 files "
+                         "are 8-bit text; save it as Latin-1 or UTF-8", path=path, line=1)
+    return data.removeprefix(b"\xef\xbb\xbf").decode("latin-1")
+
+
+def read_templates(path: str | Path) -> list[MucTemplate]:
+    """Every template of a key or response file, in file order (:func:`read_latin1`)."""
+    path = Path(path)
+    lines = read_latin1(path).splitlines()
     out: list[MucTemplate] = []
     block: list[tuple[int, int, str]] = []
     for lineno, text in enumerate(lines + [""], 1):
@@ -600,7 +611,7 @@ def read_score_report(path: str | Path) -> ScoreReport:
     ``unrecorded`` pair per message, its counts the message's ALL TEMPLATES row."""
     path = Path(path)
     pairs, header, all_t, slots = [], None, None, {}
-    for text in path.read_text(encoding="latin-1").splitlines():
+    for text in read_latin1(path).splitlines():
         m = _PAIR.match(text)
         if m or "TOTAL SLOT SCORES" in text:
             if header is not None:  # an irrelevant message (key * response *): no table
@@ -742,7 +753,7 @@ def lisp_value(expr):
 def read_history(path: str | Path) -> History:
     """The judgements of a history file (:class:`History`)."""
     path = Path(path)
-    tree = parse_sexpr(path.read_text(encoding="latin-1"), path=path)
+    tree = parse_sexpr(read_latin1(path), path=path)
     if len(tree) != 1:
         raise InputError("a history is one list of messages", path=path)
     out: dict[tuple[str, str, Alt], list[Judgement]] = {}

@@ -132,8 +132,7 @@ def _compare_1992(args):
     from ..io import muc4 as io
     from . import muc4
 
-    keys = io.by_message(io.read_templates(args.keys))
-    resps = io.by_message(io.read_templates(args.responses))
+    keys, resps = _read_1992(args, [])
     history = io.read_history(args.history) if args.history else io.History()
     return muc4.compare_report(keys, resps, history, io.read_score_report(args.report))
 
@@ -231,12 +230,28 @@ def _run_ree(args, warnings: list[str]) -> list[tuple]:
     return rows
 
 
+def _read_1992(args, warnings: list[str]):
+    """Keys and responses by message. A key file without templates is an error (nothing to
+    score); a response file without any is scored (every key template missing) with a
+    warning."""
+    from ..core.errors import InputError
+    from ..io import muc4 as io
+
+    keys = io.by_message(io.read_templates(args.keys))
+    if not keys:
+        raise InputError("no template in the file (is it a key file?)", path=args.keys)
+    resps = io.by_message(io.read_templates(args.responses))
+    if not resps:
+        warnings.append(f"{args.responses}: no template in the file: every key template "
+                        "counts as missing")
+    return keys, resps
+
+
 def _run_1992(args, warnings: list[str]) -> list[tuple]:
     from ..io import muc4 as io
     from . import muc4
 
-    keys = io.by_message(io.read_templates(args.keys))
-    resps = io.by_message(io.read_templates(args.responses))
+    keys, resps = _read_1992(args, warnings)
     check_documents(keys, resps, args.responses, warnings)
     history = io.read_history(args.history) if args.history else {}
     names = _muc_methods(args.alignment)
