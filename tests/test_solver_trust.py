@@ -303,3 +303,35 @@ def test_dinkelbach_backends_agree(n_vars, seed, backend):
     res = dinkelbach(model, (n, 0.25), (d, d0), backend=backend)
     assert res.status is Status.OPTIMAL
     assert res.ratio == pytest.approx(_brute(model, n, 0.25, d, d0), abs=1e-7)
+
+
+@pytest.mark.parametrize("lp_method", [None, "simplex", "ipm"])
+def test_lp_method_gives_the_same_optimum_and_duals(lp_method):
+    """HiGHS' interior point method (with crossover) returns the LP optimum and row duals, as
+    simplex does: the latent batch LP certifies its bound from them."""
+    from tests.test_latent import SQUARE
+
+    model = latent.ilp_model(SQUARE).relax()
+    out = solve_model(model, "highs", SolveOptions(lp_method=lp_method))
+    assert out.status is Status.OPTIMAL and out.objective == pytest.approx(3.0)
+    assert out.row_dual is not None and len(out.row_dual) == model.num_rows
+
+
+def test_lp_method_is_checked():
+    with pytest.raises(ValueError, match="lp_method"):
+        SolveOptions(lp_method="barrier")
+
+
+def test_big_batch_lps_use_the_interior_point_method(monkeypatch):
+    seen = []
+    real = latent.solve_model
+    monkeypatch.setattr(latent, "solve_model",
+                        lambda m, b, o, **k: seen.append((m.is_mip, o.lp_method)) or real(m, b, o, **k))
+    from tests.test_latent import SQUARE
+
+    latent.solve_exact_many([SQUARE])
+    assert seen[0] == (False, None)
+    monkeypatch.setattr(latent, "IPM_COLUMNS", 1)
+    seen.clear()
+    assert latent.solve_exact_many([SQUARE])[0].proven_optimal
+    assert seen[0] == (False, "ipm")

@@ -114,6 +114,8 @@ def _configure(h, model: LinearModel, options: SolveOptions) -> None:
     h.setOptionValue("presolve", "on" if options.presolve else "off")
     h.setOptionValue("time_limit", float("inf") if options.time_limit is None
                      else float(options.time_limit))
+    h.setOptionValue("solver", options.lp_method if options.lp_method is not None
+                     and not model.is_mip else "choose")
     if options.warm_start is not None and model.is_mip:
         ws = np.asarray(options.warm_start, dtype=np.float64)
         h.setSolution(int(ws.shape[0]), np.arange(ws.shape[0], dtype=np.int32), ws)

@@ -45,7 +45,11 @@ class SolveOptions:
     ``mip_rel_gap`` defaults to 0: the solver must prove optimality. ``threads`` defaults to 1 and
     ``seed`` to 0 so that runs are reproducible. ``presolve=False`` switches the solver's presolve
     off. ``fallback=False`` makes :func:`solve_model` raise on the first answer that fails
-    verification instead of trying other routes (for tests of one backend)."""
+    verification instead of trying other routes (for tests of one backend). ``lp_method``
+    (``"simplex"``, ``"ipm"``; ``None``: the solver's choice) picks the algorithm of a pure LP on
+    HiGHS (an interior point method with crossover, which still returns a basis and its duals,
+    is several times faster than simplex on the LPs of big Smatch pairs); other backends ignore
+    it."""
 
     time_limit: float | None = None
     mip_rel_gap: float = 0.0
@@ -55,8 +59,12 @@ class SolveOptions:
     verbose: bool = False
     presolve: bool = True
     fallback: bool = True
+    lp_method: str | None = None
 
     def __post_init__(self):
+        if self.lp_method not in (None, "simplex", "ipm"):
+            raise ValueError(f"lp_method must be None, 'simplex' or 'ipm', not "
+                             f"{self.lp_method!r}")
         if self.time_limit is not None and not (self.time_limit >= 0):
             raise ValueError(f"time_limit must be >= 0 seconds, not {self.time_limit!r}")
         if not (0.0 <= self.mip_rel_gap < 1.0):
