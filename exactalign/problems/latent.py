@@ -373,11 +373,12 @@ def component_labels(inst: LatentInstance) -> tuple[int, np.ndarray]:
 
 
 def _restrict(inst: LatentInstance, pairs: np.ndarray) -> LatentInstance:
-    """The view of ``inst`` on a component's ``pairs`` (ascending), with its variables
-    renumbered ``0..`` in order (so local pair ``k`` is global pair ``pairs[k]``)."""
+    """The view of ``inst`` on ``pairs`` (ascending; a component's, or any subset: a pair of
+    pairs is kept when both its pairs are), with its variables renumbered ``0..`` in order (so
+    local pair ``k`` is global pair ``pairs[k]``)."""
     local = np.full(inst.num_pairs, -1, dtype=np.int64)
     local[pairs] = np.arange(len(pairs))
-    bins = np.flatnonzero(local[inst.bin_p] >= 0)
+    bins = np.flatnonzero((local[inst.bin_p] >= 0) & (local[inst.bin_q] >= 0))
     lu, li = np.unique(inst.pair_left[pairs], return_inverse=True)
     ru, ri = np.unique(inst.pair_right[pairs], return_inverse=True)
     return _compiled_view(len(lu), len(ru), dict(
@@ -418,24 +419,47 @@ def _round(sub: LatentInstance, xp: np.ndarray, climb: bool = True,
     return _as_array(best)
 
 
-def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, model, options, backend,
-            t0: float):
+def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, linking: str, options,
+            backend, t0: float, if_one: np.ndarray | None = None):
     """A component the LP did not settle: round and polish; if still below ``floor(LP)``,
     the MIP warm-started from it. Returns ``(mapping, objective, bound, status, how, nodes,
-    fallback)``, ``fallback`` the routes that failed verification before the MIP's answer."""
+    fallback)``, ``fallback`` the routes that failed verification before the MIP's answer.
+
+    Reduced-cost fixing: ``if_one[p]`` bounds (by weak duality, from the LP's duals) every
+    mapping that uses pair ``p``; a pair whose ``floor(if_one[p])`` does not exceed the
+    incumbent's objective cannot be part of a better mapping, so the MIP runs on the other pairs
+    only (:func:`_restrict`). Its optimum, or the incumbent if better, is the component's; its
+    bound, or the incumbent's objective if higher, bounds the component."""
     m = _round(sub, xp, deadline=Deadline(options.time_limit, t0))
     obj = check(sub, m)
     if obj >= lp_bound:
         return m, obj, lp_bound, Status.OPTIMAL, "LP bound", 0, []
-    opts = replace(options, warm_start=_x_of(sub, m),
+    view, lu, ru = sub, None, None
+    if if_one is not None:
+        keep = np.flatnonzero(np.floor(if_one + INT_TOL) > obj)
+        if len(keep) < sub.num_pairs:
+            view = _restrict(sub, keep)
+            lu, ru = np.unique(sub.pair_left[keep]), np.unique(sub.pair_right[keep])
+    if view.num_pairs == 0:  # no pair can take part in a better mapping
+        return m, obj, obj, Status.OPTIMAL, "LP bound", 0, []
+    start = m
+    if lu is not None:  # the incumbent's pairs that remain, renumbered
+        s = np.asarray(m, dtype=np.int64).reshape(-1, 2)
+        s = s[np.isin(s[:, 0], lu) & np.isin(s[:, 1], ru)]
+        start = np.stack([np.searchsorted(lu, s[:, 0]), np.searchsorted(ru, s[:, 1])], 1)
+    model = ilp_model(view, linking)
+    opts = replace(options, warm_start=_x_of(view, start),
                    time_limit=remaining(options.time_limit, time.perf_counter() - t0))
     if opts.time_limit == 0.0:
         return m, obj, lp_bound, Status.TIME_LIMIT, "time limit", 0, []
     res = verified_result(solve_model(model, backend, opts), model,
-                          decode=lambda z: _decode(sub, z), check=lambda al: check(sub, al),
+                          decode=lambda z: _decode(view, z), check=lambda al: check(view, al),
                           method="exact", seed=options.seed)
-    if res.alignment is not None and res.objective >= obj:
-        m, obj = res.alignment, res.objective
+    if res.alignment is not None and lu is not None:  # back to the component's variables
+        al = np.asarray(res.alignment, dtype=np.int64).reshape(-1, 2)
+        res = res.replace(alignment=_mapping(lu[al[:, 0]], ru[al[:, 1]]))
+    if res.alignment is not None and check(sub, res.alignment) >= obj:
+        m, obj = res.alignment, check(sub, res.alignment)
     bound = lp_bound
     if res.bound is not None:
         bound = min(bound, float(np.floor(res.bound + INT_TOL)))
@@ -517,27 +541,39 @@ def _unmodelled(inst: LatentInstance, why: str) -> Result:
 
 
 def _certified_lp_bound(model, lp, col_label: np.ndarray, lp_val: np.ndarray,
-                        count: int) -> np.ndarray:
+                        count: int) -> tuple[np.ndarray, np.ndarray]:
     """Per component, the LP bound recomputed from HiGHS' row duals by weak duality
     (:func:`~exactalign.core.model.dual_bound_terms`; rows and columns of different components
     are disjoint, so the bound splits by component), not the solver's objective. Both sign
     conventions of the duals give valid bounds; the tighter is kept per component. A bound below
-    the LP point's own value means the point or the arithmetic is wrong: an error."""
+    the LP point's own value means the point or the arithmetic is wrong: an error.
+
+    Also returns, per column, the same weak-duality bound of its component with that column
+    fixed to 1 (its term ``max(d_j, 0)`` replaced by ``d_j``, ``d = c - A^T y``; the model is a
+    maximisation over ``[0, 1]`` columns): reduced-cost fixing (:func:`_settle`)."""
     if model.num_vars == 0:
-        return lp_val
+        return lp_val, np.zeros(0)
     if lp.row_dual is None:
         raise BackendError("HiGHS returned no dual values for the LP relaxation")
+    if not model.maximize or (model.col_lo != 0).any() or (model.col_hi != 1).any():
+        raise ValueError("the latent model maximises over [0, 1] columns")
     A = model.A
     row_label = col_label[A.indices[A.indptr[:-1]]] if model.num_rows else np.zeros(0, int)
     best = np.full(count, np.inf)
+    one = np.full(model.num_vars, np.inf)
     for y in (lp.row_dual, -lp.row_dual):
         rt, ct = dual_bound_terms(model, y)
         cert = (np.bincount(row_label, weights=rt, minlength=count)
                 + np.bincount(col_label, weights=ct, minlength=count))
-        best = np.minimum(best, np.where(np.isnan(cert), np.inf, cert))
+        cert = np.where(np.isnan(cert), np.inf, cert)
+        d = model.c - A.T @ np.asarray(y, dtype=np.float64)
+        fixed = cert[col_label] - ct + d  # ct = max(d, 0) on a [0, 1] column
+        better = cert < best
+        one = np.where(better[col_label], fixed, one)
+        best = np.where(better, cert, best)
     if (best < lp_val - 1e-6 * np.maximum(1.0, np.abs(lp_val))).any():
         raise VerificationError("the LP dual bound is below the LP point's value")
-    return best
+    return best, one
 
 
 def _batch_without_lp(instances, options: SolveOptions, backend: str, linking: str,
@@ -635,7 +671,8 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
         x = lp.x
     col_label = np.concatenate([label, label[big.bin_p]])
     lp_val = np.bincount(col_label, weights=model.c * x, minlength=count)
-    bound = np.floor(_certified_lp_bound(model, lp, col_label, lp_val, count) + INT_TOL)
+    cert, if_one = _certified_lp_bound(model, lp, col_label, lp_val, count)
+    bound = np.floor(cert + INT_TOL)
     xp = x[:P]
     frac = np.abs(xp - np.round(xp)) > 1e-7
     on = xp > 0.5
@@ -653,8 +690,9 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
     for k in np.flatnonzero(bad):
         pairs = np.flatnonzero(label == k)
         sub = _restrict(big, pairs)
-        m, obj, b, st, hw, nd, fb = _settle(sub, xp[pairs], float(bound[k]),
-                                            ilp_model(sub, linking), options, backend, t0)
+        m, obj, b, st, hw, nd, fb = _settle(sub, xp[pairs], float(bound[k]), linking,
+                                            options, backend, t0,
+                                            if_one[pairs] if len(if_one) else None)
         if fb:
             fallback[int(k)] = fb
         on[pairs] = False
