@@ -59,8 +59,10 @@ def test_model_validation_messages(kwargs, phrase):
         LinearModel(**base)
 
 
-def test_to_lp_file_writes_named_model(tmp_path):
+def test_write_lp_file_writes_named_model(tmp_path):
+    from exactalign.backends.highs import write_lp_file
+
     path = tmp_path / "m.lp"
-    small().to_lp_file(path)
+    write_lp_file(small(), path)
     text = path.read_text()
     assert "max" in text.lower() and "+5 a" in text and "+3 c" in text and "bin" in text.lower()

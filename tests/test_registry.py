@@ -2,7 +2,7 @@
 
 import pytest
 
-from exactalign.core.registry import problems
+from exactalign.registry import problems
 
 PROBLEMS = problems()
 

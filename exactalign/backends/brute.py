@@ -10,10 +10,10 @@ import time
 
 import numpy as np
 
+from ..core.backend import BackendOutcome, SolveOptions
 from ..core.errors import ModelTooLargeError
 from ..core.model import LinearModel
 from ..core.result import Status
-from ..core.solve import BackendOutcome, SolveOptions
 
 NAME = "brute"
 MAX_POINTS = 1 << 20

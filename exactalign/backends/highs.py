@@ -21,9 +21,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..core.backend import BackendOutcome, SolveOptions, finalize_status
 from ..core.model import LinearModel
 from ..core.result import Status
-from ..core.solve import BackendOutcome, SolveOptions, finalize_status
 
 NAME = "highs"
 
@@ -166,3 +166,11 @@ def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
     return BackendOutcome(status=status, x=x, objective=obj, bound=bound, nodes=nodes,
                           wall_time=wall, backend=NAME, solver_version=_version(),
                           raw_status=raw, row_dual=duals, presolve=options.presolve)
+
+
+def write_lp_file(model: LinearModel, path) -> None:
+    """Write ``model`` in CPLEX LP format (through HiGHS' writer), for inspection."""
+    h = to_highs(model)
+    for j, name in enumerate(model.names()):  # debugging aid: a loop is fine here
+        h.passColName(j, name)
+    h.writeModel(str(path))

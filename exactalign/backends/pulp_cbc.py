@@ -19,9 +19,9 @@ import warnings
 
 import numpy as np
 
+from ..core.backend import BackendOutcome, SolveOptions, finalize_status
 from ..core.model import LinearModel
 from ..core.result import Status
-from ..core.solve import BackendOutcome, SolveOptions, finalize_status
 
 NAME = "pulp"
 

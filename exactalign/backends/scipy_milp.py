@@ -10,9 +10,9 @@ import time
 
 import numpy as np
 
+from ..core.backend import BackendOutcome, SolveOptions, finalize_status
 from ..core.model import LinearModel
 from ..core.result import Status
-from ..core.solve import BackendOutcome, SolveOptions, finalize_status
 
 NAME = "scipy"
 

@@ -141,16 +141,6 @@ class LinearModel:
             out.append(f"row {i}: {ax[i]:g} outside [{self.row_lo[i]:g}, {self.row_hi[i]:g}]")
         return out
 
-    # -- debugging ------------------------------------------------------------------------------
-    def to_lp_file(self, path) -> None:
-        """Write the model in CPLEX LP format (through HiGHS' writer), for inspection."""
-        from ..backends.highs import to_highs
-
-        h = to_highs(self)
-        for j, name in enumerate(self.names()):  # debugging aid: a loop is fine here
-            h.passColName(j, name)
-        h.writeModel(str(path))
-
     def __repr__(self) -> str:
         kind = "MILP" if self.is_mip else "LP"
         return (f"LinearModel({self.name!r}, {kind}, {self.sense}, vars={self.num_vars}, "

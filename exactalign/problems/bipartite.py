@@ -281,7 +281,7 @@ def ilp_model(inst: BipartiteInstance):
 
 
 def pair_names(inst: BipartiteInstance) -> list[str]:
-    """Readable variable names ``x[r3,p7]`` for :meth:`LinearModel.to_lp_file` debugging."""
+    """Readable variable names ``x[r3,p7]`` for :func:`exactalign.backends.highs.write_lp_file` debugging."""
     return [f"x[r{r},p{c}]" for r, c in zip(inst.rows.tolist(), inst.cols.tolist(), strict=True)]
 
 

@@ -5,7 +5,7 @@ nor scipy nor a solver at start-up (their imports cost more than scoring a hundr
 pairs; measured in the module docstring of :mod:`exactalign.metrics.smatch`):
 
 * :class:`LatentInstance` -- the problem (its compiled numpy form is built on first use, by
-  :func:`exactalign.problems.latent.compile_arrays`);
+  :func:`exactalign.problems.latent_arrays.compile_arrays`);
 * smatch 1.0.4's hill-climber (:func:`smatch_pool`, :func:`hillclimb_mapping`);
 * :func:`count_matches` -- a mapping's objective straight from the triples, the way smatch's
   ``compute_match`` counts (every matching (left, right) triple pair);
@@ -120,7 +120,7 @@ class LatentInstance:
     @cached_property
     def _compiled(self) -> dict:
         """The compiled arrays (numpy; imported here, not at start-up)."""
-        from .latent import compile_arrays
+        from .latent_arrays import compile_arrays
 
         return compile_arrays(self)
 
