@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from . import __version__
+from .core.backend import backend_names
 from .core.deadline import command_budget
 from .core.errors import ExactAlignError, InputError, ModelTooLargeError
 from .metrics import (  # argument parsing only: no numpy at start-up
@@ -43,10 +44,10 @@ from .metrics import (  # argument parsing only: no numpy at start-up
 
 PROG = "exactalign"
 
-# The choices below mirror the library (``core.solve.BACKENDS``, ``bipartite.KINDS``,
-# ``bipartite.METHODS``/``HEURISTICS``), which cannot be imported here without numpy; a test
-# pins them together.
-BACKENDS = ("highs", "scipy", "pulp", "brute")
+#: The solvers ``--backend`` offers: the registry's (:mod:`exactalign.core.backend`, numpy-free).
+BACKENDS = backend_names()
+# The choices below mirror the library (``bipartite.KINDS``, ``bipartite.METHODS``/
+# ``HEURISTICS``), which cannot be imported here without numpy; a test pins them together.
 BIPARTITE_KINDS = ("1:1", "1:N", "N:1", "N:N")
 BIPARTITE_EXACT = ("exact", "ilp", "brute")
 BIPARTITE_HEURISTICS = ("greedy", "pilot2015", "ref-order")

@@ -335,3 +335,28 @@ def test_big_batch_lps_use_the_interior_point_method(monkeypatch):
     seen.clear()
     assert latent.solve_exact_many([SQUARE])[0].proven_optimal
     assert seen[0] == (False, "ipm")
+
+
+def test_a_registered_backend_is_reached_by_name():
+    """A user's solver, registered under a new name, answers (and is verified like any other)."""
+    from exactalign.core import backend as registry
+    from exactalign.core.errors import BackendError
+
+    calls = []
+
+    def mine(model, options):
+        calls.append(model.name)
+        return registry.get_backend("scipy")(model, options)
+
+    registry.register_backend("mine", mine)
+    try:
+        inst = bipartite.BipartiteInstance.from_dense(np.array([[1.0, 2.0], [3.0, 1.0]]))
+        r = bipartite.solve(inst, "ilp", backend="mine", decompose=False)
+        assert r.proven_optimal and r.objective == 5.0 and calls
+        assert "mine" in registry.backend_names()
+    finally:
+        registry._REGISTERED.pop("mine")
+    with pytest.raises(BackendError, match="built-in"):
+        registry.register_backend("highs", mine)
+    with pytest.raises(BackendError, match="unknown backend 'nope'; choose one of highs"):
+        registry.get_backend("nope")

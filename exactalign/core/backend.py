@@ -14,12 +14,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .errors import BackendError
-from .model import LinearModel
 from .result import Status, close
+
+if TYPE_CHECKING:  # annotations only: the command line imports this module at start-up
+    import numpy as np
+
+    from .model import LinearModel
 
 BACKENDS = ("highs", "scipy", "pulp", "brute")
 
