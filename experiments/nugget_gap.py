@@ -42,6 +42,19 @@ mapping's per-document answers (``Result.fallback``, summed over the corpus row'
 normally); empty for the MUC schemes, whose Dinkelbach results do not record them. A system
 (unit) whose scoring raises is one row with its ``error``.
 
+``level = pilot-study``: one per system (every unit; ``scheme`` and ``mapping``
+``pilot2015-alg4``, combination ``plain``): the pilot study's own scoring
+(:func:`exactalign.metrics.nugget.pilot_study`, Liu, Mitamura & Hovy 2015) -- Algorithm 1's
+mapping on spans, Algorithm 2's span TP (``tp``) with precision ``p_original`` (TP / (TP + FP),
+FP as Algorithm 2's lines 3-4 print it: one per unmapped gold mention), ``p_evmeval`` (FP as
+the pilot's scorer EvmEval v1.1 computed it: system mentions minus mapped gold mentions) and
+``p_fixed`` (TP / N_S, section 2.4's fix), ``recall`` (TP / N_G), the three F1s and each
+group's ranking by each F1 (``rank_*``; section 4.1 says the fix leaves the ranking as it was);
+Algorithm 3's accuracies (``accuracy_*``, mean over all gold mentions, unmapped ones 0) for
+mention type, realis and both; section 2.6's products (``product_*``: ``f1_fixed`` times the
+accuracy of each attribute of the combination); Algorithm 4's F1 (``alg4_f1_*``). Micro
+averages over the documents with gold mentions; ``time_s`` the time of one such scoring.
+
 Invariants (a violation raises :class:`ExperimentError`): every exact solve is proven optimal
 (every assignment certified; every Dinkelbach iteration ends with a proof); no heuristic's
 document TP (credit) exceeds the exact one.
@@ -93,15 +106,30 @@ FULL = {
     "pilot_systems": True,
     "muc_partial": ["half", "dice"],
     "type_credit": [0.5],
+    "pilot_study": True,
 }
 QUICK = {**FULL, "profiles": ["all"], "rates": [0.2], "seeds_per_rate": 2, "repeats": 1,
          "muc_partial": ["half"], "type_credit": []}
+
+#: The columns of the ``pilot-study`` rows (empty on the others).
+PILOT_COLUMNS = (
+    "p_original", "p_evmeval", "p_fixed", "recall", "f1_original", "f1_evmeval", "f1_fixed",
+    "rank_original", "rank_evmeval", "rank_fixed", "accuracy_type", "accuracy_realis",
+    "accuracy_type_realis", "product_type", "product_realis", "product_type_realis",
+    "alg4_f1_type", "alg4_f1_realis", "alg4_f1_type_realis",
+)
+#: Column suffix -> attribute combination (the default TBF attributes).
+PILOT_COMBINATIONS = {"type": "mention_type", "realis": "realis_status",
+                      "type_realis": "mention_type+realis_status"}
+PILOT_LEVEL = "pilot-study"
+PILOT_MAPPING = "pilot2015-alg4"
 
 COLUMNS = (
     "level", "group", "system", "scheme", "mapping", "combination", "doc_id", "documents",
     "documents_with_gap", "mean_tp_gap", "max_tp_gap", "max_f1_gap", "tp", "exact_tp",
     "f1", "exact_f1", "macro_f1", "exact_macro_f1", "rank", "exact_rank", "n_gold",
-    "n_system", "rate", "profile", "perturb_seed", "time_s", "solve_s", "fallback", "error",
+    "n_system", "rate", "profile", "perturb_seed", "time_s", "solve_s", "fallback",
+    *PILOT_COLUMNS, "error",
 )
 
 FIGURES = ("gap_distribution.png", "greedy_vs_exact.png", "muc_gap.png")
@@ -171,6 +199,7 @@ def units(config: dict) -> list[dict]:
         u["repeats"] = int(config["repeats"])
         u["muc_partial"] = list(config["muc_partial"])
         u["type_credit"] = [float(c) for c in config["type_credit"]]
+        u["pilot_study"] = bool(config.get("pilot_study", True))
     return out
 
 
@@ -302,17 +331,43 @@ def _muc_rows(unit, base, label, gold, system, tables, partial: str) -> list[dic
     return rows
 
 
+def _pilot_row(base: dict, gold, system, tables) -> dict:
+    """The ``pilot-study`` row of one system (see the module docstring)."""
+    t0 = time.perf_counter()
+    sc = nugget.pilot_study(gold, system, mapping=PILOT_MAPPING, token_tables=tables)
+    elapsed = time.perf_counter() - t0
+    row = {**base, **{c: None for c in COLUMNS if c not in base}}
+    spans = {p: sc.span(p) for p in nugget.PILOT_PRECISIONS}
+    fixed = spans["fixed"]
+    row.update({"level": PILOT_LEVEL, "scheme": PILOT_LEVEL, "mapping": PILOT_MAPPING,
+                "combination": nugget.PLAIN, "documents": len(sc.valid_documents),
+                "tp": fixed.recall_num, "n_gold": int(fixed.recall_den),
+                "n_system": int(fixed.precision_den), "recall": fixed.recall,
+                "time_s": elapsed})
+    for p, x in spans.items():
+        row[f"p_{p}"], row[f"f1_{p}"] = x.precision, x.f1
+    for suffix, c in PILOT_COMBINATIONS.items():
+        if c in sc.combinations:
+            row[f"accuracy_{suffix}"] = sc.accuracy(c)
+            row[f"product_{suffix}"] = sc.multiplied(c, "fixed")
+            row[f"alg4_f1_{suffix}"] = sc.alg4(c).f1
+    return row
+
+
 def run_unit(unit: dict) -> list[dict]:
     gold, system, tables = _load(unit)
     label = f"{unit['group']}/{unit['system']}"
     base = {"group": unit["group"], "system": unit["system"], "rate": unit.get("rate"),
             "profile": unit.get("profile"), "perturb_seed": unit.get("perturb_seed"),
-            "rank": None, "exact_rank": None, "error": None}
+            "rank": None, "exact_rank": None, "error": None,
+            **{c: None for c in PILOT_COLUMNS}}
     rows = _dice_rows(unit, base, label, gold, system, tables)
     for c in unit["type_credit"]:
         rows += _dice_rows(unit, base, label, gold, system, tables, type_credit=c)
     for partial in unit["muc_partial"]:
         rows += _muc_rows(unit, base, label, gold, system, tables, partial)
+    if unit.get("pilot_study", True):
+        rows.append(_pilot_row(base, gold, system, tables))
     return rows
 
 
@@ -335,7 +390,18 @@ def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
         for r, k, ek in zip(sel, _ranks([r["f1"] for r in sel]),
                             _ranks([r["exact_f1"] for r in sel]), strict=True):
             r["rank"], r["exact_rank"] = k, ek
+    _rank_pilot(rows)
     return rows
+
+
+def _rank_pilot(rows: list[dict]) -> None:
+    """Fill the ``rank_*`` columns of the ``pilot-study`` rows: per group, by each F1."""
+    pilot = [r for r in rows if r["level"] == PILOT_LEVEL]
+    for g in dict.fromkeys(r["group"] for r in pilot):
+        sel = [r for r in pilot if r["group"] == g]
+        for p in nugget.PILOT_PRECISIONS:
+            for r, k in zip(sel, _ranks([r[f"f1_{p}"] for r in sel]), strict=True):
+                r[f"rank_{p}"] = k
 
 
 # ------------------------------------------------------------------------------------------
@@ -432,7 +498,56 @@ def summary(rows: list[dict]) -> str:
     lines += ["", "Time: best of `repeats` runs scoring one system's whole corpus with one "
               "mapping (every attribute combination, candidate pairs included; mean over the "
               "systems of a data set)."]
+    lines += _pilot_summary(rows)
     return "\n".join(lines) + "\n"
+
+
+def _pct(x) -> str:
+    return "" if x is None else f"{100 * x:.2f}"
+
+
+def _pilot_summary(rows: list[dict]) -> list[str]:
+    """The pilot study's precision fix (Liu et al. 2015, section 4.1) on the pilot systems,
+    and how many rankings it changes on every group (none when the CSV has no such rows)."""
+    pilot = [r for r in rows if r["level"] == PILOT_LEVEL]
+    if not pilot:
+        return []
+    lines = ["", "Pilot study scoring (Liu et al. 2015; Algorithm 1 mapping, micro average): "
+             "span precision as Algorithm 2 prints it (original: FP = unmapped gold "
+             "mentions), as the pilot's scorer EvmEval v1.1 computed it (FP = system mentions "
+             "- mapped gold mentions) and fixed (TP / N_S); ranks by the F1 of each within "
+             "the data set; Algorithm 3 accuracies (over all gold mentions) and section 2.6's "
+             "products (fixed F1 x accuracy), in %:", "",
+             "| data | system | P orig | P evmeval | P fixed | R | F1 orig | F1 evmeval | "
+             "F1 fixed | rank orig / evmeval / fixed | acc type | acc realis | F1 x type | "
+             "F1 x realis | F1 x type x realis | Alg.4 F1 type+realis |",
+             "|---|---|" + "---:|" * 14]
+    groups = list(dict.fromkeys(r["group"] for r in pilot))
+    for r in pilot:
+        if "perturbed-" in r["group"]:
+            continue
+        lines.append("| " + " | ".join([
+            r["group"], r["system"], *(_pct(r[c]) for c in (
+                "p_original", "p_evmeval", "p_fixed", "recall", "f1_original", "f1_evmeval",
+                "f1_fixed")),
+            f"{r['rank_original']} / {r['rank_evmeval']} / {r['rank_fixed']}",
+            *(_pct(r[c]) for c in ("accuracy_type", "accuracy_realis", "product_type",
+                                   "product_realis", "product_type_realis",
+                                   "alg4_f1_type_realis"))]) + " |")
+
+    def changed(rank: str, other: str) -> list[str]:
+        return [g for g in groups if any(r[rank] != r[other] for r in pilot
+                                         if r["group"] == g)]
+
+    for other, what in (("rank_original", "Algorithm 2's original precision"),
+                        ("rank_evmeval", "EvmEval v1.1's precision")):
+        ch = changed(other, "rank_fixed")
+        real = [g for g in ch if "perturbed-" not in g]
+        n_real = sum(1 for g in groups if "perturbed-" not in g)
+        lines += ["", f"Ranking by F1 under {what} vs the fixed one: changed in "
+                  f"{len(ch)} of {len(groups)} groups ({len(real)} of {n_real} pilot data "
+                  "sets" + (": " + ", ".join(real) if real else "") + ")."]
+    return lines
 
 
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:

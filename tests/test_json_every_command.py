@@ -254,6 +254,8 @@ CASES = [
     Case("nugget-ilp", ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "--mapping", "all",
                         "--exact-method", "ilp"), ALL, **ROUTE),
     Case("nugget-coref", ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "-c")),
+    Case("nugget-pilot-study", ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}",
+                                "--pilot-study")),
     Case("nugget-muc", ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "--scheme", "muc",
                         "--mapping", "all")),
     Case("coref-ilp", ("coref", "{key_conll}", "{resp_conll}", "--ceaf-method", "ilp"), ALL,

@@ -4,6 +4,7 @@
 
     exactalign nugget -g gold.tbf -s system.tbf [-t TOKEN_DIR] [--mapping M|all] [--compat]
                       [--json] [--strict] [--type-whitelist FILE] [--exact-method exact|ilp]
+                      [--pilot-study [pilot2015-alg4|kbp-span-first]]
                       [--type-credit C] [--scheme dice|muc] [--partial-credit half|dice]
                       [--optional-value VALUE ...] [-c [--coref-mapping COMBINATION]
                       [--coref-threshold T] [--coref-conll PREFIX]]
@@ -99,6 +100,13 @@ def add_nugget_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exact-method", choices=EXACT_METHODS, default="exact",
                    help="how the exact mapping is solved: exact (assignment algorithm) or ilp "
                         "(--backend, --time-limit, --seed apply) (default: %(default)s)")
+    p.add_argument("--pilot-study", choices=("pilot2015-alg4", "kbp-span-first"), nargs="?",
+                   const="pilot2015-alg4", default=None, metavar="MAPPING",
+                   help="score as the 2015 pilot study (Liu, Mitamura & Hovy): Algorithms 1-4 "
+                        "on the span mapping MAPPING (pilot2015-alg4, the default, or "
+                        "kbp-span-first): the original (Algorithm 2), EvmEval v1.0 and fixed "
+                        "precision, attribute accuracy (Algorithm 3), the multiplied scores "
+                        "(section 2.6) and Algorithm 4's F1")
 
 
 def _credit(text: str) -> float:
@@ -125,6 +133,8 @@ def run_nugget(args: argparse.Namespace) -> int:
         raise InputError("--coref-conll writes the files of one mapping, not of --mapping all")
     _check_coref_options(args)
     _check_paths(args)
+    if args.pilot_study is not None:
+        return _run_pilot_study(args)
     if args.scheme == "muc":
         if args.type_credit is not None or args.coref:
             raise InputError("--type-credit and -c/--coref apply to --scheme dice only")
@@ -191,6 +201,32 @@ def _check_coref_options(args: argparse.Namespace) -> None:
                          + ", ".join(names))
     if not 0.0 < args.coref_threshold <= 1.0:
         raise InputError(f"--coref-threshold must be in (0, 1], not {args.coref_threshold}")
+
+
+def _run_pilot_study(args: argparse.Namespace) -> int:
+    """``--pilot-study``: the pilot study's own scores (:func:`nugget.pilot_study`)."""
+    from ..cli import print_json
+    from ..core.errors import InputError
+    from . import nugget
+
+    others = [name for name, on in (("--scheme muc", args.scheme == "muc"),
+                                    ("-c/--coref", args.coref),
+                                    ("--type-credit", args.type_credit is not None),
+                                    ("--compat", args.compat),
+                                    ("--mapping", args.mapping != "kbp")) if on]
+    if others:
+        raise InputError(f"--pilot-study scores the pilot study's mapping alone: drop "
+                         f"{', '.join(others)}")
+    sc = nugget.pilot_study_files(args.gold, args.system, token_dir=args.token_dir,
+                                  token_ext=args.token_ext, type_whitelist=args.type_whitelist,
+                                  strict=args.strict, mapping=args.pilot_study)
+    for w in sc.warnings:
+        print(f"exactalign: warning: {w}", file=sys.stderr)
+    if args.json:
+        print_json(sc.to_dict())
+    else:
+        sys.stdout.write(nugget.format_pilot_study(sc))
+    return 0
 
 
 def _check_paths(args: argparse.Namespace) -> None:
