@@ -377,3 +377,11 @@ def test_muc4_1992_utf16_is_named(tmp_path, capsys):
     key = put(tmp_path, "key", MUC_KEY.encode("utf-16"))
     resp = put(tmp_path, "resp", MUC_RESP)
     assert_input_error(capsys, ["muc4", key, resp], key, "UTF-16 text")
+
+
+def test_nugget_system_without_a_gold_document_is_an_error(tmp_path, capsys):
+    """Mismatched files (v1.8 scores 0 with a warning per document): one error line."""
+    gold = put(tmp_path, "gold.tbf", GOLD_TBF)
+    system = put(tmp_path, "sys.tbf", SYS_TBF.replace("d1", "other"))
+    assert_input_error(capsys, ["nugget", "-g", gold, "-s", system], system,
+                       "none of its 1 document(s) is in the gold standard (first: other)")

@@ -754,6 +754,11 @@ def read_pair(gold_path, system_path, *, token_dir=None, token_ext: str = TOKEN_
         raise InputError("the gold standard has no documents (no #BeginOfDocument line): "
                          "nothing to score against", path=str(gold_path))
     system = read_tbf(system_path, mode=mode, attributes=attributes, strict=strict)
+    if system.documents and not set(system.documents) & set(gold.documents):
+        first = next(iter(system.documents))
+        raise InputError(f"none of its {len(system.documents)} document(s) is in the gold "
+                         f"standard (first: {first}); are these the right files?",
+                         path=str(system_path))
     tables = None
     if token_dir is not None:
         if not Path(token_dir).is_dir():
