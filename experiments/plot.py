@@ -56,8 +56,8 @@ def line_with_band(ax, xs, stats: dict, label: str, style: dict | None = None) -
     lo = [stats[x][1] for x in xs]
     hi = [stats[x][2] for x in xs]
     style = dict(style or {})
-    ax.plot(xs, mean, label=label, linewidth=1.6, markersize=5, **style)
-    ax.fill_between(xs, lo, hi, color=style.get("color"), alpha=0.18, linewidth=0)
+    (line,) = ax.plot(xs, mean, label=label, linewidth=1.6, markersize=5, **style)
+    ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.18, linewidth=0)  # the line's
 
 
 def save(fig, path: Path) -> Path:

@@ -372,11 +372,16 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
     hc = [r for r in rows if r["method"] == "hillclimb" and r["group"] != "size"]
     xs = sorted({r["restarts"] for r in hc})
-    for name in dict.fromkeys(r["dataset"] for r in hc):
+    colors = plt.get_cmap("tab20").colors
+    for k, name in enumerate(dict.fromkeys(r["dataset"] for r in hc)):
         sel = [r for r in hc if r["dataset"] == name]
+        # pilot files: solid lines and dots; perturbed gold graphs: dashed lines and squares
+        style = ({"marker": "o", "linestyle": "-"} if sel[0]["group"] == "pilot"
+                 else {"marker": "s", "linestyle": "--"})
+        style["color"] = colors[k % len(colors)]
         for ax, key, scale in ((axes[0], "share_below", 100), (axes[1], "deficit_f1_points", 1)):
             st = plot.stats_by(sel, lambda r: r["restarts"], lambda r, k=key, s=scale: s * r[k])
-            plot.line_with_band(ax, xs, st, name, {"marker": "o"})
+            plot.line_with_band(ax, xs, st, name, style)
     axes[0].set_ylabel("pairs below the optimum [%]")
     axes[1].set_ylabel("corpus F1 deficit [points]")
     for ax in axes:
