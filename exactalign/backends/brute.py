@@ -10,9 +10,9 @@ import time
 
 import numpy as np
 
-from ..core.backend import BackendOutcome, SolveOptions
 from ..core.errors import ModelTooLargeError
 from ..core.model import LinearModel
+from ..core.outcome import BackendOutcome, SolveOptions
 from ..core.result import Status
 
 NAME = "brute"

@@ -21,8 +21,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core.backend import BackendOutcome, SolveOptions, finalize_status
 from ..core.model import LinearModel
+from ..core.outcome import BackendOutcome, SolveOptions, finalize_status
 from ..core.result import Status
 
 NAME = "highs"

@@ -19,8 +19,8 @@ import warnings
 
 import numpy as np
 
-from ..core.backend import BackendOutcome, SolveOptions, finalize_status
 from ..core.model import LinearModel
+from ..core.outcome import BackendOutcome, SolveOptions, finalize_status
 from ..core.result import Status
 
 NAME = "pulp"

@@ -1,28 +1,23 @@
-"""What every solver backend speaks: the options of a solve (:class:`SolveOptions`), the raw
-answer a backend returns (:class:`BackendOutcome`), our status from a backend's claim
-(:func:`finalize_status`), and the **registry** of backends by name (:func:`get_backend`,
-:func:`register_backend`).
+"""The **registry** of solver backends by name (:func:`get_backend`, :func:`register_backend`).
 
-The registry names each built-in backend's module (``exactalign.backends.<module>``, imported on
-first use, so that a run imports only the solver it calls); a user can register another
-``solve(model, options) -> BackendOutcome`` under a new name. Backends import this module; the
-core imports no backend (:mod:`exactalign.core.solve` routes through :func:`get_backend`).
+It names each built-in backend's module (``exactalign.backends.<module>``, imported on first use,
+so that a run imports only the solver it calls); a user can register another
+``solve(model, options) -> BackendOutcome`` (:mod:`.outcome`) under a new name. The core imports
+no backend (:mod:`exactalign.core.solve` routes through :func:`get_backend`). Light on purpose:
+the command line imports it at start-up (no numpy, no dataclasses).
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import BackendError
-from .result import Status, close
 
-if TYPE_CHECKING:  # annotations only: the command line imports this module at start-up
-    import numpy as np
-
+if TYPE_CHECKING:  # annotations only
     from .model import LinearModel
+    from .outcome import BackendOutcome, SolveOptions
 
 BACKENDS = ("highs", "scipy", "pulp", "brute")
 
@@ -32,64 +27,6 @@ FALLBACK_ORDER = ("highs", "scipy", "pulp", "brute")
 
 #: Backends with a presolve switch (``SolveOptions.presolve``; a route :mod:`.solve` retries).
 _PRESOLVE = ("highs", "scipy", "pulp")
-
-
-@dataclass(frozen=True)
-class SolveOptions:
-    """Options every backend understands (those a backend cannot honour are documented there).
-
-    ``mip_rel_gap`` defaults to 0: the solver must prove optimality. ``threads`` defaults to 1 and
-    ``seed`` to 0 so that runs are reproducible. ``presolve=False`` switches the solver's presolve
-    off. ``fallback=False`` makes :func:`solve_model` raise on the first answer that fails
-    verification instead of trying other routes (for tests of one backend). ``lp_method``
-    (``"simplex"``, ``"ipm"``; ``None``: the solver's choice) picks the algorithm of a pure LP on
-    HiGHS (an interior point method with crossover, which still returns a basis and its duals,
-    is several times faster than simplex on the LPs of big Smatch pairs); other backends ignore
-    it."""
-
-    time_limit: float | None = None
-    mip_rel_gap: float = 0.0
-    threads: int = 1
-    seed: int = 0
-    warm_start: np.ndarray | None = None
-    verbose: bool = False
-    presolve: bool = True
-    fallback: bool = True
-    lp_method: str | None = None
-
-    def __post_init__(self):
-        if self.lp_method not in (None, "simplex", "ipm"):
-            raise ValueError(f"lp_method must be None, 'simplex' or 'ipm', not "
-                             f"{self.lp_method!r}")
-        if self.time_limit is not None and not (self.time_limit >= 0):
-            raise ValueError(f"time_limit must be >= 0 seconds, not {self.time_limit!r}")
-        if not (0.0 <= self.mip_rel_gap < 1.0):
-            raise ValueError(f"mip_rel_gap must be in [0, 1), not {self.mip_rel_gap!r}")
-        if int(self.threads) < 1:
-            raise ValueError(f"threads must be >= 1, not {self.threads!r}")
-
-
-@dataclass(frozen=True, eq=False)
-class BackendOutcome:
-    """What a backend reports, translated to our status; numbers not yet verified."""
-
-    status: Status
-    x: np.ndarray | None
-    objective: float | None
-    bound: float | None
-    nodes: int | None
-    wall_time: float
-    backend: str
-    solver_version: str
-    raw_status: str
-    row_dual: np.ndarray | None = None  # LPs on HiGHS: one dual value per row (any sign convention)
-    presolve: bool = True  # the presolve setting this answer was computed with
-    attempts: tuple = ()  # routes that failed verification before this one: dicts (see solve_model)
-
-    @property
-    def fallback(self) -> bool:
-        """Whether this answer comes from a fallback route (an earlier one failed verification)."""
-        return bool(self.attempts)
 
 
 #: Built-in backends: name -> module under :mod:`exactalign.backends` defining ``solve``.
@@ -120,14 +57,3 @@ def get_backend(name: str) -> Callable[[LinearModel, SolveOptions], BackendOutco
         raise BackendError(f"unknown backend {name!r}; choose one of "
                            f"{', '.join(backend_names())}")
     return importlib.import_module(f"exactalign.backends.{_BUILT_IN[name]}").solve
-
-
-def finalize_status(raw_optimal: bool, objective: float | None, bound: float | None,
-                    time_limited: bool, maximize: bool = True) -> Status:
-    """Our status from a backend's claim: OPTIMAL only if the solver claims it *and* the bound
-    meets the objective within :data:`OBJ_TOL` (a MIP stopped on a relative gap is FEASIBLE)."""
-    if objective is None:
-        return Status.TIME_LIMIT if time_limited else Status.ERROR
-    if raw_optimal and bound is not None and close(objective, bound):
-        return Status.OPTIMAL
-    return Status.TIME_LIMIT if time_limited else Status.FEASIBLE

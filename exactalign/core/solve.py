@@ -27,14 +27,12 @@ from .backend import (  # noqa: F401  (re-exported: the names problems and tests
     _PRESOLVE,
     BACKENDS,
     FALLBACK_ORDER,
-    BackendOutcome,
-    SolveOptions,
-    finalize_status,
     get_backend,
 )
 from .deadline import clamp
 from .errors import BackendError, ExactAlignError, VerificationError
 from .model import LinearModel
+from .outcome import BackendOutcome, SolveOptions, finalize_status  # noqa: F401
 from .result import OBJ_TOL, Result, Status, close
 
 
