@@ -68,15 +68,22 @@ def test_muc_like_f_with_optional_key():
     assert res.x.tolist() == [1.0, 0.0]
 
 
-@given(st.integers(2, 7), st.integers(0, 2**32 - 1))
-def test_matches_brute_force_and_starts_anywhere(n_vars, seed):
+def random_ratio_problem(n_vars: int, seed: int):
+    """A seeded random ratio problem: ``(model, n, d, d0)``, at most one of each of up to three
+    random groups of binaries, numerator ``n x + 0.25``, denominator ``d x + d0`` (positive on
+    every binary point)."""
     rng = np.random.default_rng(seed)
     groups = [list(rng.choice(n_vars, size=min(n_vars, 3), replace=False))
               for _ in range(rng.integers(0, 4))]
     model = _at_most_one_per_row(groups, n_vars)
     n = np.round(rng.uniform(-1, 3, n_vars), 3)
     d = np.round(rng.uniform(-0.5, 2, n_vars), 3)
-    d0 = float(np.sum(np.abs(d))) + 0.5  # positive on every binary point
+    return model, n, d, float(np.sum(np.abs(d))) + 0.5
+
+
+@given(st.integers(2, 7), st.integers(0, 2**32 - 1))
+def test_matches_brute_force_and_starts_anywhere(n_vars, seed):
+    model, n, d, d0 = random_ratio_problem(n_vars, seed)
     expected = _brute(model, n, 0.25, d, d0)
     res = dinkelbach(model, (n, 0.25), (d, d0))
     assert res.status is Status.OPTIMAL

@@ -12,19 +12,7 @@ from hypothesis import strategies as st
 from exactalign.io.tbf import parse_tbf
 from exactalign.metrics import nugget
 from exactalign.metrics.nugget import evaluate, pilot_study
-
-COMBOS = ("plain", "mention_type", "realis_status", "mention_type+realis_status")
-
-
-def tbf_text(docs: dict, run="run") -> str:
-    """``{doc_id: [(mention id, span, type, realis), ...]}`` -> TBF text."""
-    out = []
-    for d, mentions in docs.items():
-        out.append(f"#BeginOfDocument {d}")
-        out += ["\t".join([run, d, mid, span, "x", typ, realis])
-                for mid, span, typ, realis in mentions]
-        out.append("#EndOfDocument")
-    return "\n".join(out) + "\n"
+from tests.test_nugget import COMBOS, tbf_text
 
 
 def files(gold: dict, system: dict, mode="token"):

@@ -33,7 +33,7 @@ from exactalign.metrics import templates as T
 from exactalign.problems import bipartite, latent, monotone, temporal
 from exactalign.testing.strategies import bipartite_instances
 from tests.test_ere import SPANS
-from tests.test_fractional import _at_most_one_per_row, _brute
+from tests.test_fractional import _brute, random_ratio_problem
 from tests.test_latent import instances as latent_instances
 from tests.test_monotone_properties import dag_instances
 from tests.test_templates import _random_doc
@@ -293,13 +293,7 @@ def test_gtt_exact_f1_backends_agree(n_gold, n_pred, ints, backend):
 @settings(max_examples=15, deadline=None)
 @given(st.integers(2, 6), st.integers(0, 2**32 - 1), st.sampled_from(BACKENDS))
 def test_dinkelbach_backends_agree(n_vars, seed, backend):
-    rng = np.random.default_rng(seed)
-    groups = [list(rng.choice(n_vars, size=min(n_vars, 3), replace=False))
-              for _ in range(rng.integers(0, 4))]
-    model = _at_most_one_per_row(groups, n_vars)
-    n = np.round(rng.uniform(-1, 3, n_vars), 3)
-    d = np.round(rng.uniform(-0.5, 2, n_vars), 3)
-    d0 = float(np.sum(np.abs(d))) + 0.5
+    model, n, d, d0 = random_ratio_problem(n_vars, seed)
     res = dinkelbach(model, (n, 0.25), (d, d0), backend=backend)
     assert res.status is Status.OPTIMAL
     assert res.ratio == pytest.approx(_brute(model, n, 0.25, d, d0), abs=1e-7)
