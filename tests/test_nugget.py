@@ -12,8 +12,9 @@ from hypothesis import given, target
 from hypothesis import strategies as st
 
 from exactalign import InputError, Status, cli
+from exactalign.cli import nugget as nugget_cli
 from exactalign.io.tbf import parse_tbf
-from exactalign.metrics import nugget, nugget_cli
+from exactalign.metrics import nugget
 from exactalign.metrics.nugget import (
     attribute_combinations,
     evaluate,

@@ -56,8 +56,8 @@ def add_coref_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_coref(args: argparse.Namespace) -> int:
-    from ..cli import prf, print_json, solve_options
-    from . import coref
+    from ..metrics import coref
+    from .common import prf, print_json, solve_options
 
     metrics = list(args.metric or ["all"])
     metrics = [m for m in coref.METRICS if m in metrics or "all" in metrics]
@@ -157,7 +157,7 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
-def _table(rows: list[list[str]]) -> str:
+def table(rows: list[list[str]]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
                      for r in rows)
@@ -182,7 +182,7 @@ def _score_table(mentions, scores: dict, conll) -> str:
             row("  non-coref links", s.noncoref)
         else:
             row(LABELS[m], s)
-    out = _table(rows)
+    out = table(rows)
     if conll is not None:
         out += f"\nCoNLL average (MUC, B3, CEAFe F1): {_pct(conll)}"
     return out
@@ -209,5 +209,5 @@ def _ceaf_table(scores, metrics: list[str]) -> str:
                            f"{gap['documents']} documents; largest -{_num(gap['largest_gap'])} "
                            f"in {gap['largest_gap_document']})")
         rows.append(row)
-    return _table(rows)
+    return table(rows)
 

@@ -68,7 +68,7 @@ def add_muc4_arguments(p: argparse.ArgumentParser) -> None:
                         "report, slot row by slot row")
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
+def table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
                      for r in [header, *rows])
@@ -86,7 +86,7 @@ def _muc_methods(choice: str) -> list[str]:
 
 
 def run_muc4(args: argparse.Namespace) -> int:
-    from ..cli import prf, print_json
+    from .common import prf, print_json
 
     warnings: list[str] = []
     compare = None
@@ -120,7 +120,7 @@ def run_muc4(args: argparse.Namespace) -> int:
         return 0
     print(f"{args.keys} vs {args.responses} ({args.format})")
     header = ["alignment", "status", "recall", "precision", "f1", "counts", "time(s)"]
-    print(_table(header, [[n, st, f"{100 * r:.2f}", f"{100 * p:.2f}", f"{100 * f:.2f}",
+    print(table(header, [[n, st, f"{100 * r:.2f}", f"{100 * p:.2f}", f"{100 * f:.2f}",
                            " ".join(f"{k}={v:g}" for k, v in c.items()), f"{wt:.3f}"]
                           for n, st, r, p, f, c, wt, _ in rows]))
     if compare is not None:
@@ -130,7 +130,7 @@ def run_muc4(args: argparse.Namespace) -> int:
 
 def _compare_1992(args):
     from ..io import muc4 as io
-    from . import muc4
+    from ..metrics import muc4
 
     keys, resps = _read_1992(args, [])
     history = io.read_history(args.history) if args.history else io.History()
@@ -138,7 +138,7 @@ def _compare_1992(args):
 
 
 def _compare_json(c) -> dict:
-    from . import muc4
+    from ..metrics import muc4
 
     return {"exact": c.exact, "recorded": c.recorded, "official": c.official,
             "ours": {f: getattr(c.ours, f) for f in muc4.FIELDS}, "delta": c.delta,
@@ -148,7 +148,7 @@ def _compare_json(c) -> dict:
 
 
 def _compare_text(c) -> str:
-    from . import muc4
+    from ..metrics import muc4
 
     head = "ALL TEMPLATES  " + "  ".join(f"{f}" for f in muc4.FIELDS)
     lines = ["", ("report's mapping" if c.recorded else "automatic mapping (the report "
@@ -184,7 +184,7 @@ def check_documents(keys, responses, path, warnings: list[str]) -> None:
 
 def _run_gtt(args, warnings: list[str]) -> list[tuple]:
     from ..io import gtt
-    from . import templates
+    from ..metrics import templates
 
     if args.metric == "ceaf-ree":
         return _run_ree(args, warnings)
@@ -212,7 +212,7 @@ def _run_gtt(args, warnings: list[str]) -> list[tuple]:
 
 def _run_ree(args, warnings: list[str]) -> list[tuple]:
     from ..io import gtt
-    from . import templates
+    from ..metrics import templates
 
     gold = gtt.read_ree_gold(args.keys)
     pred = gtt.read_ree_predictions(args.responses)
@@ -249,7 +249,7 @@ def _read_1992(args, warnings: list[str]):
 
 def _run_1992(args, warnings: list[str]) -> list[tuple]:
     from ..io import muc4 as io
-    from . import muc4
+    from ..metrics import muc4
 
     keys, resps = _read_1992(args, warnings)
     check_documents(keys, resps, args.responses, warnings)

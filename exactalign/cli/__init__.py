@@ -28,19 +28,18 @@ import sys
 from collections.abc import Callable
 from typing import NamedTuple
 
-from . import __version__
-from .core.backend import backend_names
-from .core.deadline import command_budget
-from .core.errors import ExactAlignError, InputError, ModelTooLargeError
-from .metrics import (  # argument parsing only: no numpy at start-up
-    coref_cli,
-    ere_cli,
-    monotone_cli,
-    muc4_cli,
-    nugget_cli,
-    smatch_cli,
-    temporal_cli,
-)
+from .. import __version__
+from ..core.backend import backend_names
+from ..core.deadline import command_budget
+from ..core.errors import ExactAlignError, InputError, ModelTooLargeError
+from . import coref as coref_cli  # argument parsing only: no numpy at start-up
+from . import ere as ere_cli
+from . import monotone as monotone_cli
+from . import muc4 as muc4_cli
+from . import nugget as nugget_cli
+from . import smatch as smatch_cli
+from . import temporal as temporal_cli
+from .common import fmt, prf, print_json, solve_options, table  # noqa: F401  (used by tests)
 
 PROG = "exactalign"
 
@@ -124,57 +123,6 @@ def _shared_options() -> argparse.ArgumentParser:
     return p
 
 
-def solve_options(args: argparse.Namespace) -> dict:
-    """Keyword arguments of a problem's ``solve`` from the shared options."""
-    return {"backend": args.backend, "time_limit": args.time_limit, "seed": args.seed}
-
-
-def prf(recall: float | None, precision: float | None, f1: float | None) -> dict:
-    """The JSON object every P/R/F is written as (non-finite numbers become ``null``)."""
-
-    def num(v):
-        return None if v is None or not math.isfinite(v) else float(v)
-
-    return {"recall": num(recall), "precision": num(precision), "f1": num(f1)}
-
-
-def print_json(obj) -> None:
-    """Print ``obj`` as indented JSON, keeping lists of numbers (alignments) on one line."""
-    sys.stdout.write(_dumps(obj, "") + "\n")
-
-
-def _dumps(obj, pad: str) -> str:
-    import json  # here, not at start-up: most runs print tables
-
-    flat = json.dumps(obj, allow_nan=False, separators=(", ", ": "))
-    if not isinstance(obj, dict | list) or not obj or _is_flat(obj):
-        return flat
-    inner = pad + "  "
-    if isinstance(obj, dict):
-        items = [f"{inner}{json.dumps(k)}: {_dumps(v, inner)}" for k, v in obj.items()]
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    items = [inner + _dumps(v, inner) for v in obj]
-    return "[\n" + ",\n".join(items) + "\n" + pad + "]"
-
-
-def _is_flat(obj) -> bool:
-    """A list of scalars, or of lists of scalars (an alignment)."""
-    return isinstance(obj, list) and all(
-        not isinstance(v, dict) and (not isinstance(v, list) or
-                                     all(not isinstance(x, dict | list) for x in v))
-        for v in obj)
-
-
-def _fmt(v, spec: str = ".6g") -> str:
-    return "-" if v is None else format(v, spec)
-
-
-def _table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-                     for r in [header, *rows])
-
-
 # --------------------------------------------------------------------------------------------
 # exactalign bipartite
 # --------------------------------------------------------------------------------------------
@@ -198,8 +146,8 @@ def _bipartite_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _bipartite_run(args: argparse.Namespace) -> int:
-    from .io.pairs import read_pairs
-    from .problems import bipartite
+    from ..io.pairs import read_pairs
+    from ..problems import bipartite
 
     inst = read_pairs(args.file, kind=args.kind)
     methods = list(dict.fromkeys(args.method or ("exact", *bipartite.HEURISTICS)))
@@ -230,7 +178,7 @@ def _bipartite_run(args: argparse.Namespace) -> int:
         header.append(f"vs {optimum[0]}")
     rows = []
     for m, r in results.items():
-        row = [m, r.status.value, _fmt(r.objective), _fmt(r.bound), _fmt(r.gap, ".3g"),
+        row = [m, r.status.value, fmt(r.objective), fmt(r.bound), fmt(r.gap, ".3g"),
                f"{r.wall_time:.4f}"]
         if vs_exact:
             v = vs_exact.get(m)
@@ -239,9 +187,9 @@ def _bipartite_run(args: argparse.Namespace) -> int:
             elif v["shortfall"] <= 1e-9 * max(1.0, abs(optimum[1])):
                 row.append("optimal")
             else:
-                row.append(f"-{_fmt(v['shortfall'])} (-{100 * v['relative']:.2f}%)")
+                row.append(f"-{fmt(v['shortfall'])} (-{100 * v['relative']:.2f}%)")
         rows.append(row)
-    print(_table(header, rows))
+    print(table(header, rows))
     if optimum is None and any(m in bipartite.HEURISTICS for m in results):
         print("(no proven optimum among the methods run: heuristics not compared)")
     if args.alignment:
@@ -250,8 +198,8 @@ def _bipartite_run(args: argparse.Namespace) -> int:
             print(f"\nalignment of {m} ({len(pairs)} pairs):")
             if pairs:
                 w = inst.weights[inst.pair_index(r.alignment)].tolist()
-                print(_table(["ref", "pred", "weight"],
-                             [[str(a), str(b), _fmt(x)] for (a, b), x in
+                print(table(["ref", "pred", "weight"],
+                             [[str(a), str(b), fmt(x)] for (a, b), x in
                               zip(pairs, w, strict=True)]))
     return 0
 
@@ -272,7 +220,7 @@ def _info_run(args: argparse.Namespace) -> int:
     import platform
     from importlib import metadata
 
-    from .data import resolve_data_dir
+    from ..data import resolve_data_dir
 
     versions = {}
     for name, dist in INFO_PACKAGES.items():

@@ -50,9 +50,9 @@ def run_temporal(args: argparse.Namespace) -> int:
 
 
 def _run_score(args, gold: str, system: str) -> int:
-    from ..cli import prf, print_json
     from ..io.timeml import read_timeml_dir
-    from . import temporal
+    from ..metrics import temporal
+    from .common import prf, print_json
 
     scores = temporal.score_corpus(read_timeml_dir(gold), read_timeml_dir(system), args.mode,
                                    backend=args.backend, time_limit=args.time_limit)
@@ -107,9 +107,9 @@ def _doc_json(d, prf) -> dict:
 
 
 def _run_check(args, directory: str) -> int:
-    from ..cli import print_json
     from ..io.timeml import read_timeml_dir
-    from . import temporal
+    from ..metrics import temporal
+    from .common import print_json
 
     reports = [temporal.check_document(doc, backend=args.backend, time_limit=args.time_limit)
                for doc in read_timeml_dir(directory).values()]

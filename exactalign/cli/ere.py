@@ -54,10 +54,10 @@ def _read(path: str):
 
 
 def run_ere(args: argparse.Namespace) -> int:
-    from ..cli import print_json, solve_options
     from ..io.ere import pair_annotations
-    from . import ere
-    from .coref import combine_results
+    from ..metrics import ere
+    from ..metrics.coref import combine_results
+    from .common import print_json, solve_options
 
     pairs = pair_annotations(_read(args.a), _read(args.b))
     opts = solve_options(args)

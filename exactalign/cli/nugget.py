@@ -120,9 +120,9 @@ def _credit(text: str) -> float:
 
 
 def run_nugget(args: argparse.Namespace) -> int:
-    from ..cli import solve_options
     from ..core.errors import InputError
-    from . import nugget
+    from ..metrics import nugget
+    from .common import solve_options
 
     mappings = list(nugget.MAPPINGS) if args.mapping == "all" else [args.mapping]
     if not args.coref and (args.coref_mapping is not None or args.coref_threshold != 1.0
@@ -161,7 +161,7 @@ def run_nugget(args: argparse.Namespace) -> int:
     if args.coref_conll is not None:
         _write_conll(args.coref_conll, ev.scores[mappings[0]].coref)
     if args.json:
-        from ..cli import print_json
+        from .common import print_json
 
         print_json(to_json(ev))
         return 0
@@ -180,7 +180,7 @@ def run_nugget(args: argparse.Namespace) -> int:
 
 
 def _write_conll(prefix: str, c) -> None:
-    from . import nugget
+    from ..metrics import nugget
 
     for suffix, text in zip(("_gold.conll", "_sys.conll"), nugget.format_v18_conll(c.documents),
                             strict=True):
@@ -192,7 +192,7 @@ def _write_conll(prefix: str, c) -> None:
 def _check_coref_options(args: argparse.Namespace) -> None:
     from ..core.errors import InputError
     from ..io.tbf import DEFAULT_ATTRIBUTES
-    from . import nugget
+    from ..metrics import nugget
 
     names = [nugget.combination_name(c, DEFAULT_ATTRIBUTES)
              for c in nugget.attribute_combinations(len(DEFAULT_ATTRIBUTES))]
@@ -205,9 +205,9 @@ def _check_coref_options(args: argparse.Namespace) -> None:
 
 def _run_pilot_study(args: argparse.Namespace) -> int:
     """``--pilot-study``: the pilot study's own scores (:func:`nugget.pilot_study`)."""
-    from ..cli import print_json
     from ..core.errors import InputError
-    from . import nugget
+    from ..metrics import nugget
+    from .common import print_json
 
     others = [name for name, on in (("--scheme muc", args.scheme == "muc"),
                                     ("-c/--coref", args.coref),
@@ -263,7 +263,7 @@ def _check_whitelist(args: argparse.Namespace, ev) -> None:
 
 def _report(score, compat: bool) -> str:
     """v1.8's report; without ``--compat``, the coreference details follow it."""
-    from . import nugget
+    from ..metrics import nugget
 
     text = nugget.format_v18(score)
     if score.coref is not None and not compat:
@@ -272,7 +272,7 @@ def _report(score, compat: bool) -> str:
 
 
 def _prf(x, f1: float | None = None) -> dict:
-    from ..cli import prf
+    from .common import prf
 
     if isinstance(x, dict):  # aggregation.macro: v1.8's macro F1 is the F1 of the means
         return prf(x["recall"], x["precision"], x["f1_of_means"])
@@ -376,7 +376,7 @@ def coref_to_json(c) -> dict:
     (``ceafm``/``ceafe`` -> ``exact``: the corpus solve, ``greedy``: the metric with the greedy
     entity alignment, and ``gap``: :meth:`~exactalign.metrics.coref.CorefScores.ceaf_gap`);
     ``documents[doc_id]`` (``rows``, ``aligned``, ``metrics`` as above and ``conll_average``)."""
-    from .coref import CEAF_PHI
+    from ..metrics.coref import CEAF_PHI
 
     docs = {}
     for r, d in zip(c.documents, c.scores.documents, strict=True):
@@ -405,7 +405,7 @@ def coref_to_json(c) -> dict:
 def format_coref_by_mapping(ev) -> str:
     """Coreference under each mention mapping: rows aligned, v1.8's average, the CoNLL-2012
     average and each metric's F1 (percent, untruncated)."""
-    from .coref import METRICS
+    from ..metrics.coref import METRICS
 
     metrics = [m for m in METRICS if m != "lea"]
     header = ["mapping", "aligned", "v1.8 average", "CoNLL-2012", *metrics]
@@ -452,7 +452,7 @@ def format_gaps(ev) -> str:
 # the MUC-style scheme
 # --------------------------------------------------------------------------------------------
 def _run_muc(args: argparse.Namespace, mappings: list[str]) -> int:
-    from . import nugget
+    from ..metrics import nugget
 
     ev = nugget.evaluate_files(args.gold, args.system, token_dir=args.token_dir,
                                token_ext=args.token_ext, type_whitelist=args.type_whitelist,
@@ -462,7 +462,7 @@ def _run_muc(args: argparse.Namespace, mappings: list[str]) -> int:
     for w in ev.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:
-        from ..cli import print_json
+        from .common import print_json
 
         print_json(muc_to_json(ev))
     else:
@@ -497,7 +497,7 @@ def muc_to_json(ev) -> dict:
     ``par``, ``credit``, ``act``, ``pos``, ``optional_aligned``, ``status``, and for the exact
     mapping ``bound`` and ``iterations`` of Dinkelbach's method) and ``documents[doc_id]
     [combination]`` (the same counts and P/R/F of that document)."""
-    from ..cli import prf
+    from .common import prf
 
     def counts(t):
         return {"cor": t.cor, "par": t.par, "credit": t.credit, "act": t.act, "pos": t.pos,

@@ -107,9 +107,9 @@ def _weights(a: list[str], b: list[str], similarity: str):
 
 
 def run_monotone(args: argparse.Namespace) -> int:
-    from ..cli import _fmt, _table, print_json
     from ..core.errors import InputError, ModelTooLargeError
     from ..problems import bipartite, monotone
+    from .common import fmt, print_json, table
 
     (la, ea), (lb, eb) = _read_structure(args.a), _read_structure(args.b)
     kind = args.kind or ("dag" if ea is not None or eb is not None else "sequence")
@@ -163,12 +163,12 @@ def run_monotone(args: argparse.Namespace) -> int:
     for m, r in results.items():
         v = vs.get(m)
         cmp = "" if v is None else ("optimal" if v["shortfall"] <= 1e-9 else
-                                    f"-{_fmt(v['shortfall'])} (-{100 * v['relative']:.2f}%)")
-        rows.append([m, r.status.value, _fmt(r.objective), _fmt(r.bound), _fmt(r.gap, ".3g"),
+                                    f"-{fmt(v['shortfall'])} (-{100 * v['relative']:.2f}%)")
+        rows.append([m, r.status.value, fmt(r.objective), fmt(r.bound), fmt(r.gap, ".3g"),
                      f"{r.wall_time:.4f}", cmp])
     for m in skipped:
         rows.append([m, "skipped", "-", "-", "-", "-", "(see the warning)"])
-    print(_table(["method", "status", "objective", "bound", "gap", "time(s)", "vs exact"], rows))
+    print(table(["method", "status", "objective", "bound", "gap", "time(s)", "vs exact"], rows))
     if args.alignment:
         for m, r in results.items():
             al = [] if r.alignment is None else r.alignment.tolist()
@@ -182,9 +182,9 @@ def add_timeline_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_timeline(args: argparse.Namespace) -> int:
-    from ..cli import prf, print_json
     from ..io.timeml import read_timeml_dir
-    from . import timeline
+    from ..metrics import timeline
+    from .common import prf, print_json
 
     corpus = timeline.match_corpus(read_timeml_dir(args.gold), read_timeml_dir(args.system),
                                    backend=args.backend, time_limit=args.time_limit,

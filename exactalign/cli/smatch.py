@@ -59,8 +59,8 @@ def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_smatch(args: argparse.Namespace) -> int:
-    from ..cli import print_json
-    from . import smatch
+    from ..metrics import smatch
+    from .common import print_json
 
     test, gold = args.f
     sc = smatch.score_files(test, gold, method=args.method, variant=args.variant,
