@@ -50,8 +50,15 @@ def add_nugget_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-t", "--token-dir", metavar="TOKEN_DIR", default=None,
                    help="token mode: spans are token ids, checked against "
                         "TOKEN_DIR/<doc id><ext> (default: character mode)")
-    p.add_argument("--token-ext", default=".tab", metavar="EXT",
-                   help="token table extension (default: %(default)s)")
+    p.add_argument("--token-ext", "-te", default=".tab", metavar="EXT",
+                   help="token table extension (v1.8's -te) (default: %(default)s)")
+    p.add_argument("--offset-field", "-of", type=_offset_fields, default=None, metavar="B,E",
+                   help="token mode: the token table's columns of the begin and end offsets, "
+                        "from 0 (v1.8's -of) (default: 2,3)")
+    p.add_argument("-o", "--output", default=None, metavar="FILE",
+                   help="write what would go to standard output to FILE instead (v1.8's -o; "
+                        "written only when the run succeeds, so an earlier FILE is never left "
+                        "half written)")
     p.add_argument("--mapping", choices=(*MAPPING_NAMES, *SPAN_FIRST_NAMES, "all"),
                    default="kbp",
                    help="mention mapping: kbp (v1.7-1.8 global greedy), kbp-gold-order (v1.6), "
@@ -63,7 +70,7 @@ def add_nugget_arguments(p: argparse.ArgumentParser) -> None:
                    help="per-type table exactly as v1.8 (type+realis mapping, gold types only)")
     p.add_argument("--strict", action="store_true",
                    help="turn every warning (a problem v1.8 survives) into an error")
-    p.add_argument("--type-whitelist", metavar="FILE", default=None,
+    p.add_argument("--type-whitelist", "-wl", metavar="FILE", default=None,
                    help="score only the types listed in FILE, one per line (v1.8's -wl)")
     p.add_argument("--scheme", choices=SCHEMES, default="dice",
                    help="partial-credit scheme: dice (v1.8: Dice of the spans, TP/N) or muc "
@@ -80,17 +87,23 @@ def add_nugget_arguments(p: argparse.ArgumentParser) -> None:
                         "the wrong subtype earns C in [0, 1) of the pair's Dice instead of 0 "
                         "(levels split at '.', '_', ':' or after a TAC KBP family prefix such "
                         "as 'conflict'); default: exact type equality, as v1.8")
-    p.add_argument("-c", "--coref", action="store_true",
-                   help="also score event coreference as v1.8's -c: mentions put on rows "
+    p.add_argument("-c", "--coref", nargs="?", const=True, default=False, metavar="PREFIX",
+                   help="also score event coreference as v1.8's -c (with PREFIX, as v1.8's "
+                        "-c PREFIX, also write PREFIX_gold.conll and PREFIX_sys.conll, as "
+                        "--coref-conll does): mentions put on rows "
                         "through the mapping (v1.8: identical spans mapped on mention_type), "
                         "@Coreference clusters scored by the CoNLL reference scorer v8.01's "
                         "metrics (in memory), printed as v1.8's 'Final Mention Coreference "
                         "Results'")
+    p.add_argument("-m", type=int, choices=range(4), default=None, dest="coref_mapping_index",
+                   metavar="N",
+                   help="v1.8's -m: the coreference mapping by number, 0 span only, 1 "
+                        "mention_type, 2 realis_status, 3 both (as --coref-mapping)")
     p.add_argument("--coref-mapping", default=None, metavar="COMBINATION",
                    help="with -c: the attribute combination whose mapping places the mentions "
                         "(plain, mention_type, realis_status, mention_type+realis_status; "
                         "v1.8's -m) (default: mention_type)")
-    p.add_argument("--coref-threshold", type=float, default=1.0, metavar="T",
+    p.add_argument("--coref-threshold", "-ct", type=float, default=1.0, metavar="T",
                    help="with -c: keep a mapped pair on one row when its Dice is >= T, in "
                         "(0, 1] (v1.8's -ct) (default: %(default)s)")
     p.add_argument("--coref-conll", default=None, metavar="PREFIX",
@@ -109,6 +122,26 @@ def add_nugget_arguments(p: argparse.ArgumentParser) -> None:
                         "(section 2.6) and Algorithm 4's F1")
 
 
+#: v1.8's -m numbers: its ``possible_coref_mapping`` (config.py), by combination name.
+V18_COREF_MAPPINGS = ("plain", "mention_type", "realis_status", "mention_type+realis_status")
+
+
+def _offsets(args: argparse.Namespace) -> dict:
+    """``offset_fields`` for the library when ``-of`` was given."""
+    return {} if args.offset_field is None else {"offset_fields": args.offset_field}
+
+
+def _offset_fields(text: str) -> tuple[int, int]:
+    parts = text.split(",")
+    try:
+        begin, end = (int(x) for x in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not two column numbers like 2,3") from None
+    if begin < 0 or end < 0:
+        raise argparse.ArgumentTypeError(f"column numbers start at 0, not {text}")
+    return begin, end
+
+
 def _credit(text: str) -> float:
     try:
         value = float(text)
@@ -120,6 +153,44 @@ def _credit(text: str) -> float:
 
 
 def run_nugget(args: argparse.Namespace) -> int:
+    """The command; with ``-o FILE`` its standard output goes to FILE, written (atomically) only
+    when the run succeeds."""
+    from ..core.errors import InputError
+
+    if isinstance(args.coref, str):  # v1.8's -c PREFIX
+        if args.coref_conll is not None and args.coref_conll != args.coref:
+            raise InputError(f"-c {args.coref} and --coref-conll {args.coref_conll} name two "
+                             "prefixes")
+        args.coref_conll, args.coref = args.coref, True
+    if args.coref_mapping_index is not None:
+        name = V18_COREF_MAPPINGS[args.coref_mapping_index]
+        if args.coref_mapping not in (None, name):
+            raise InputError(f"-m {args.coref_mapping_index} ({name}) and --coref-mapping "
+                             f"{args.coref_mapping} disagree")
+        args.coref_mapping = name
+    if args.output is None:
+        return _run_nugget(args)
+    import contextlib
+    import io
+    import os
+    import tempfile
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = _run_nugget(args)
+    out = os.path.abspath(args.output)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(out), prefix=".exactalign-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(buf.getvalue())
+        os.replace(tmp, out)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return code
+
+
+def _run_nugget(args: argparse.Namespace) -> int:
     from ..core.errors import InputError
     from ..metrics import nugget
     from .common import solve_options
@@ -150,7 +221,7 @@ def run_nugget(args: argparse.Namespace) -> int:
                                          families=nugget.KBP_EVENT_FAMILIES)}
     ev = nugget.evaluate_files(args.gold, args.system, token_dir=args.token_dir,
                                token_ext=args.token_ext, type_whitelist=args.type_whitelist,
-                               mappings=mappings, compat=args.compat, strict=args.strict,
+                               **_offsets(args), mappings=mappings, compat=args.compat, strict=args.strict,
                                exact_method=args.exact_method, solve_options=opts,
                                attribute_credits=credits, coref=args.coref,
                                coref_combination=args.coref_mapping,
@@ -219,6 +290,7 @@ def _run_pilot_study(args: argparse.Namespace) -> int:
                          f"{', '.join(others)}")
     sc = nugget.pilot_study_files(args.gold, args.system, token_dir=args.token_dir,
                                   token_ext=args.token_ext, type_whitelist=args.type_whitelist,
+                                  **_offsets(args),
                                   strict=args.strict, mapping=args.pilot_study)
     for w in sc.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
@@ -456,7 +528,7 @@ def _run_muc(args: argparse.Namespace, mappings: list[str]) -> int:
 
     ev = nugget.evaluate_files(args.gold, args.system, token_dir=args.token_dir,
                                token_ext=args.token_ext, type_whitelist=args.type_whitelist,
-                               scheme="muc", mappings=mappings, partial=args.partial_credit,
+                               **_offsets(args), scheme="muc", mappings=mappings, partial=args.partial_credit,
                                optional_values=args.optional_value, strict=args.strict)
     _check_whitelist(args, ev)
     for w in ev.warnings:
