@@ -141,3 +141,26 @@ def test_1992_compare_with_a_report(files_1992, tmp_path, capsys):
     assert "report's mapping: reproduced" in capsys.readouterr().out
     assert cli.main(["muc4", str(key), str(resp), "--compare"]) == 2
     assert "--compare needs" in capsys.readouterr().err
+
+
+def test_per_message_rows(tmp_path, capsys):
+    """--per-message: each message's counts and F under every alignment (JSON and text); they
+    add up to the ALL TEMPLATES totals."""
+    import json
+
+    from exactalign.cli import main
+    from tests.test_json_every_command import MUC_KEY, MUC_RESP
+
+    k, r = tmp_path / "key", tmp_path / "resp"
+    k.write_text(MUC_KEY)
+    r.write_text(MUC_RESP)
+    assert main(["muc4", str(k), str(r), "--per-message", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for a in doc["alignments"].values():
+        msgs = a["messages"]
+        assert [m["message"] for m in msgs] == ["TST3-MUC4-0001"]
+        assert msgs[0]["counts"] == a["overall"]["counts"]
+    assert main(["muc4", str(k), str(r), "--per-message"]) == 0
+    out = capsys.readouterr().out
+    assert "message" in out and "TST3-MUC4-0001" in out.split("message", 1)[1]
+    assert main(["muc4", str(k), str(r), "--per-message", "--format", "gtt"]) == 2

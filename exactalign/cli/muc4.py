@@ -63,6 +63,10 @@ def add_muc4_arguments(p: argparse.ArgumentParser) -> None:
                    help="1992 judgement history (match/partial judgements)")
     p.add_argument("--report", metavar="FILE", default=None,
                    help="1992 official score report: also score its recorded mapping")
+    p.add_argument("--per-message", action="store_true",
+                   help="1992 format: also each message's counts and F under every alignment, "
+                        "as the official report's per-message rows (JSON: a 'messages' list per "
+                        "alignment)")
     p.add_argument("--compare", action="store_true",
                    help="with --report: compare our scoring of the report's mapping with the "
                         "report, slot row by slot row")
@@ -101,9 +105,14 @@ def run_muc4(args: argparse.Namespace) -> int:
 
             raise InputError("--alignment exact-corpus is defined for --format muc1992 only "
                              "(GTT's metrics maximise each document's score)")
-        rows = _run_gtt(args, warnings)
+        if getattr(args, "per_message", False):
+            from ..core.errors import InputError
+
+            raise InputError("--per-message is defined for --format muc1992")
+        rows, per_message = _run_gtt(args, warnings), None
     else:
-        rows = _run_1992(args, warnings)
+        rows, scores = _run_1992(args, warnings)
+        per_message = scores if getattr(args, "per_message", False) else None
         if getattr(args, "compare", False):
             compare = _compare_1992(args)
     for w in warnings:
@@ -116,6 +125,14 @@ def run_muc4(args: argparse.Namespace) -> int:
                "warnings": warnings}
         if compare is not None:
             doc["compare"] = _compare_json(compare)
+        if per_message is not None:
+            for name, sc in per_message.items():
+                doc["alignments"][name]["messages"] = [
+                    {"message": m.message, **prf(m.counts.recall, m.counts.precision,
+                                                 m.counts.f1),
+                     "counts": {k: getattr(m.counts, k) for k in _fields()},
+                     "status": m.status.value, "alignment": [list(a) for a in m.alignment]}
+                    for m in sc.messages]
         print_json(doc)
         return 0
     print(f"{args.keys} vs {args.responses} ({args.format})")
@@ -123,9 +140,28 @@ def run_muc4(args: argparse.Namespace) -> int:
     print(table(header, [[n, st, f"{100 * r:.2f}", f"{100 * p:.2f}", f"{100 * f:.2f}",
                            " ".join(f"{k}={v:g}" for k, v in c.items()), f"{wt:.3f}"]
                           for n, st, r, p, f, c, wt, _ in rows]))
+    if per_message is not None:
+        print(_per_message_text(per_message))
     if compare is not None:
         print(_compare_text(compare))
     return 0
+
+
+def _fields():
+    from ..metrics.muc4 import FIELDS
+
+    return FIELDS
+
+
+def _per_message_text(scores: dict) -> str:
+    """One row per message: F under every alignment, and the counts under the first."""
+    names = list(scores)
+    first = scores[names[0]]
+    rows = []
+    for k, m in enumerate(first.messages):
+        rows.append([m.message, *(f"{100 * scores[n].messages[k].counts.f1:.2f}" for n in names),
+                     " ".join(f"{f}={getattr(m.counts, f):g}" for f in _fields())])
+    return "\n" + table(["message", *(f"F {n}" for n in names), f"counts ({names[0]})"], rows)
 
 
 def _compare_1992(args):
@@ -247,7 +283,7 @@ def _read_1992(args, warnings: list[str]):
     return keys, resps
 
 
-def _run_1992(args, warnings: list[str]) -> list[tuple]:
+def _run_1992(args, warnings: list[str]) -> tuple[list[tuple], dict]:
     from ..io import muc4 as io
     from ..metrics import muc4
 
@@ -268,4 +304,4 @@ def _run_1992(args, warnings: list[str]) -> list[tuple]:
                               recorded=recorded)
     return [(n, s.status.value, s.total.recall, s.total.precision, s.total.f1,
              {k: getattr(s.total, k) for k in muc4.FIELDS}, s.wall_time, len(s.messages))
-            for n, s in res.items()]
+            for n, s in res.items()], res
