@@ -39,6 +39,7 @@ import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse.csgraph import min_weight_full_bipartite_matching
 
+from ..core.arrays import frozen as _frozen
 from ..core.decompose import bipartite_components
 from ..core.errors import (
     InfeasibleAlignmentError,
@@ -64,11 +65,6 @@ DENSE_CELLS = 40_000
 
 #: brute_force refuses instances with more candidate pairs than this.
 BRUTE_MAX_PAIRS = 20
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
 
 
 @dataclass(frozen=True, eq=False)

@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-
-def _frozen(a) -> np.ndarray:
-    a = np.ascontiguousarray(a)
-    a.flags.writeable = False
-    return a
+from ..core.arrays import frozen as _frozen
 
 
 def _join(kl: np.ndarray, kr: np.ndarray):

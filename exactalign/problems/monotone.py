@@ -91,6 +91,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path
 
+from ..core.arrays import frozen as _frozen
 from ..core.deadline import Deadline, TimeLimitReached
 from ..core.errors import (
     InfeasibleAlignmentError,
@@ -130,11 +131,6 @@ _LOCAL_BLOCK = 1 << 22
 
 #: Candidate pairs compared per block when listing conflicts (bounds memory).
 _BLOCK = 4_000_000
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
 
 
 # --------------------------------------------------------------------------------------------
