@@ -10,13 +10,19 @@
   what each greedy heuristic drops. (A data directory literally named ``check`` is ``./check``.)
   Exit status 1 when some document is inconsistent, 0 when all are consistent (a lint's
   convention), after the full report.
+* ``--entities`` (scoring): also the TempEval-3 toolkit's EVENT and TIMEX3 extraction scores
+  (strict and relaxed P/R/F1, attribute accuracy and "Attribute F1"), per document and
+  overall, see :func:`exactalign.metrics.temporal.entity_scores`; independent of ``--mode``.
 
 Registered in :data:`exactalign.cli.COMMANDS`; importing this module is cheap (no numpy).
 ``--json`` prints one object: scoring -- ``{"gold", "system", "mode", "overall": PRF,
 "documents": [{"document", "counts": {"prec_matched", "sys_total", "rec_matched",
-"gold_total"}, **PRF, "notes"}]}``; check -- ``{"directory", "documents": [{"document", "links",
-"consistent", "witness", "exact": solve, "min_drop", "heuristics": {name: {"dropped",
-"solve"}}}], "inconsistent": n}``.
+"gold_total"}, **PRF, "notes"}]}``, with ``--entities`` also ``"entities": {"overall":
+{"events": E, "timexes": E}, "documents": [{"document", "events": E, "timexes": E,
+"unaligned"}]}`` where ``E = {"counts": {"gold", "system", "strict", "relaxed", "attributes":
+{name: n}}, "strict": PRF, "relaxed": PRF, "attributes": {name: {"accuracy", **PRF}}}``;
+check -- ``{"directory", "documents": [{"document", "links", "consistent", "witness", "exact":
+solve, "min_drop", "heuristics": {name: {"dropped", "solve"}}}], "inconsistent": n}``.
 """
 
 from __future__ import annotations
@@ -37,12 +43,18 @@ def add_temporal_arguments(p: argparse.ArgumentParser) -> None:
                         "number (TE3-Platinum, ning17 SP+ILP: exact F1 63.52, te3 F1 67.24). "
                         "plain: no closure, a link counts only where the other side states it "
                         "(TempEval-1/2; UzZaman & Allen's contrast)")
+    p.add_argument("--entities", action="store_true",
+                   help="also the TempEval-3 toolkit's EVENT and TIMEX3 extraction scores: "
+                        "strict and relaxed P/R/F1, attribute accuracy and 'Attribute F1' "
+                        "(accuracy x relaxed F1), per document and overall (any --mode)")
 
 
 def run_temporal(args: argparse.Namespace) -> int:
     from ..core.errors import InputError
 
     if args.paths[0] == "check" and len(args.paths) == 2:
+        if getattr(args, "entities", False):
+            raise InputError("--entities scores GOLD_DIR SYS_DIR; check has no entity scores")
         return _run_check(args, args.paths[1])
     if len(args.paths) != 2:
         raise InputError("expected GOLD_DIR SYS_DIR, or: check DIR")
@@ -54,12 +66,18 @@ def _run_score(args, gold: str, system: str) -> int:
     from ..metrics import temporal
     from .common import prf, print_json
 
-    scores = temporal.score_corpus(read_timeml_dir(gold), read_timeml_dir(system), args.mode,
+    gold_docs, sys_docs = read_timeml_dir(gold), read_timeml_dir(system)
+    scores = temporal.score_corpus(gold_docs, sys_docs, args.mode,
                                    backend=args.backend, time_limit=args.time_limit)
+    entities = temporal.entity_scores(gold_docs, sys_docs) \
+        if getattr(args, "entities", False) else None
     if args.json:
-        print_json({"gold": gold, "system": system, "mode": args.mode,
-                    "overall": prf(scores.recall, scores.precision, scores.f1),
-                    "documents": [_doc_json(d, prf) for d in scores.documents]})
+        out = {"gold": gold, "system": system, "mode": args.mode,
+               "overall": prf(scores.recall, scores.precision, scores.f1),
+               "documents": [_doc_json(d, prf) for d in scores.documents]}
+        if entities is not None:
+            out["entities"] = entities.to_dict()
+        print_json(out)
         return 0
     print(f"{gold} vs {system}: {len(scores.documents)} document(s), mode {args.mode}"
           + {"exact": " (not the TempEval-3 score: that is --mode te3)",
@@ -74,7 +92,43 @@ def _run_score(args, gold: str, system: str) -> int:
           f"{100 * scores.f1:8.4f}")
     for line in _notes_lines(scores):
         print(line)
+    if entities is not None:
+        for line in _entity_lines(entities):
+            print(line)
     return 0
+
+
+def _entity_lines(ent) -> list[str]:
+    """The entity table: per document, counts; overall, P/R/F1 and attribute scores in
+    percent with two decimals, as the toolkit prints them."""
+    def counts(c, width):
+        return f"{f'{c.gold}/{c.system}':>{width}} {c.strict:>7} {c.relaxed:>7}"
+
+    out = ["", "entities: the TempEval-3 toolkit's EVENT and TIMEX3 extraction scores "
+               "(evaluate_entities.py, ids aligned as its TimeML-Normalizer does)",
+           f"{'document':<36} {'EVENT gold/sys':>14} {'strict':>7} {'relaxed':>7} | "
+           f"{'TIMEX3 gold/sys':>15} {'strict':>7} {'relaxed':>7}"]
+    docs = list(ent.documents) + [None]
+    for d in docs:
+        name, ev, tx = ("overall", ent.events, ent.timexes) if d is None else \
+            (d.doc_id, d.events, d.timexes)
+        out.append(f"{name:<36} {counts(ev, 14)} | {counts(tx, 15)}")
+    out.append(f"{'':<8} {'strict F1':>9} {'P':>7} {'R':>7}   {'relaxed F1':>10} {'P':>7} "
+               f"{'R':>7}")
+    for label, c in (("EVENT", ent.events), ("TIMEX3", ent.timexes)):
+        out.append(f"{label:<8} {100 * c.f1('strict'):9.2f} {100 * c.precision('strict'):7.2f} "
+                   f"{100 * c.recall('strict'):7.2f}   {100 * c.f1():10.2f} "
+                   f"{100 * c.precision():7.2f} {100 * c.recall():7.2f}")
+    out.append("attribute F1 = accuracy over relaxed matches x relaxed F1 (accuracy)")
+    for label, c in (("EVENT", ent.events), ("TIMEX3", ent.timexes)):
+        out.append(f"{label:<8} " + "  ".join(
+            f"{n} {100 * c.attribute_f1(n):.2f} ({100 * c.accuracy(n):.2f})"
+            for n, _ in c.attributes))
+    unaligned = sum(len(d.unaligned) for d in ent.documents)
+    if unaligned:
+        out.append(f"entities the normaliser gives no id (empty, or sharing a token with a "
+                   f"later tag): {unaligned}")
+    return out
 
 
 def _notes_lines(scores) -> list[str]:

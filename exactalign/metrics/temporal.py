@@ -49,11 +49,20 @@ remaining link is entailed by the rest. The scored links of a graph are that red
 links the subset dropped (they stay in the denominator, as in the toolkit); a link is credited
 when the other graph's consistent closure entails it (every relation, BEGINS included), and a
 link with an unknown label when the other document has it verbatim.
+
+Entity extraction (:func:`entity_scores`)
+-----------------------------------------
+The toolkit's EVENT and TIMEX3 scores (``evaluation-entities/evaluate_entities.py``), with its
+TimeML-Normalizer's alignment re-implemented token for token (:func:`te3_entity_ids`): strict
+and relaxed P/R/F1, attribute accuracy and "Attribute F1", micro-averaged over documents.
+Independent of the link scores above; their id alignment (:func:`align_ids`) is simpler.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from xml.parsers import expat
 
 import numpy as np
 
@@ -62,7 +71,9 @@ from ..io.timeml import TimeMLDocument
 from ..problems import temporal as tp
 
 __all__ = ["DocScore", "CorpusScore", "align_ids", "document_links", "te3_document",
-           "exact_document", "score_corpus", "Timegraph", "te3_graph"]
+           "exact_document", "score_corpus", "Timegraph", "te3_graph", "EVENT_ATTRIBUTES",
+           "TIMEX_ATTRIBUTES", "EntityCounts", "DocEntities", "EntityScores", "toolkit_tokens",
+           "te3_entity_ids", "entity_document", "entity_scores"]
 
 
 @dataclass(frozen=True)
@@ -772,3 +783,513 @@ def check_document(doc: TimeMLDocument, *, backend: str = "highs",
     exact = tp.solve(inst, "exact", backend=backend, time_limit=time_limit)
     heur = {name: tp.solve(inst, name) for name in tp.HEURISTICS} if cycle else {}
     return ConsistencyReport(doc.doc_id, inst.n_links, cycle is None, witness, exact, heur)
+
+
+# ---------------------------------------------------------------- entities (TempEval-3)
+#
+# The toolkit scores EVENT and TIMEX3 extraction in two steps, re-implemented here:
+# TimeML-Normalizer.jar (class ``timemlnormalizer.TimeML_Normalizer``) renames the entities of
+# both files so that aligned entities share an id, then ``evaluation-entities/
+# evaluate_entities.py`` compares the two files id by id (see :func:`entity_scores`).
+
+EVENT_ATTRIBUTES = ("class", "tense", "aspect", "pos", "polarity", "modality")
+TIMEX_ATTRIBUTES = ("value", "type")       # in the order the toolkit prints them
+
+# tokenize.pl (H. Schmid), as the normaliser runs it: English (-e), one line at a time
+_P_CHAR = "\\[{(\u00b4`\"\u00bb\u00ab\x82\x84\x86\x87\x8b\x91-\x97\x9b"   # a regex class body
+_F_CHAR = "\\]}'`\"),;:!?%\u00bb\u00ab\x82\x84\x85\x86\x87\x89\x8b\x91-\x97\x9b"
+_TK = {
+    "sgml": re.compile(r"(<[^<>]*>|&[^; \t\n\r]*;)"),
+    "dots": re.compile(r"(\.\.\.)"),
+    "punct": re.compile(r"([;!?/])([^ ])"),
+    "comma": re.compile(r"(,)([^ 0-9.])"),
+    "caps": re.compile("([a-zA-Z\u00c0-\u00ff][a-zA-Z\u00c0-\u00ff][.:])([A-Z\u00c0-\u00dd])"),
+    "lead": re.compile(f"^([{_P_CHAR}])(.)"),
+    "trail": re.compile(f"(.)([{_F_CHAR}])$"),
+    "dot_after": re.compile(f"([{_F_CHAR}])\\.$"),
+    "initials": re.compile("(?:[A-Za-z\u00c0-\u00ff]\\.)+"),
+    "final_dot": re.compile(r"(..*)\."),
+    "clitic": re.compile(r"(.)('(?:s|re|ve|d|m|em|ll)|n't)$"),
+    # Perl's \s on character strings
+    "space": re.compile("[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f"
+                        "\u205f\u3000]+"),
+    "hyphen": re.compile(r"[^-]+-[^-]+"),
+}
+
+
+# The words of the tokenizer's abbreviation list (``english-abbreviations``) that can end a
+# time expression: kept whole, period included. The list's other words (titles, company and
+# state abbreviations such as ``Mr.``, ``Inc.``, ``Calif.``) get their period split off here,
+# which moves the boundary of no EVENT or TIMEX3 that matters; but a TIMEX3 such as ``the
+# next few days`` written before the period of ``days.`` ends inside that token, and the
+# normaliser then labels the token ``O`` (see :func:`_token_labels`).
+_KEEP_PERIOD = frozenset({"days.", "Jan.", "Feb.", "Aug.", "Sept.", "Oct.", "Nov.", "Dec."})
+
+
+def _tokenize_word(word: str) -> list[str]:
+    """One blank-separated word of tokenize.pl: brackets and punctuation cut off, a final
+    period split unless the word is initials (``U.S.``) or in :data:`_KEEP_PERIOD`, English
+    clitics cut off."""
+    head, suffix = [], []
+    while word not in _KEEP_PERIOD:
+        if (m := _TK["lead"].match(word)) is not None:
+            head.append(m.group(1))
+            word = word[1:]
+        elif _TK["trail"].search(word) is not None:
+            suffix.insert(0, word[-1])
+            word = word[:-1]
+        elif (m := _TK["dot_after"].search(word)) is not None:
+            word = word[:-2]
+            suffix.insert(0, ".")
+            if word == "":
+                word = m.group(1)
+            else:
+                suffix.insert(0, m.group(1))
+        else:
+            break
+    if word in _KEEP_PERIOD:
+        return head + [word] + suffix
+    if _TK["initials"].fullmatch(word):
+        return head + [word] + suffix
+    if word != "..." and (m := _TK["final_dot"].fullmatch(word)) is not None:
+        word = m.group(1)
+        suffix.insert(0, ".")
+    while (m := _TK["clitic"].search(word)) is not None:
+        suffix.insert(0, m.group(2))
+        word = word[:m.start(2)]
+    return head + [word] + suffix
+
+
+def toolkit_tokens(text: str) -> list[tuple[int, int]]:
+    """Character spans of the tokens the TimeML-Normalizer labels: ``tokenize.pl -e -a
+    english-abbreviations`` (one line at a time; see :func:`_tokenize_word`) run on the text of
+    ``<TEXT>``, then its ``Tokenizer.execute``: a token ``a-b`` with a single hyphen is split
+    into ``a``, ``-``, ``b``. A token the text does not hold where expected (which the
+    normaliser would reject with 'Distinct chars') is skipped."""
+    words: list[str] = []
+    for line in text.replace("\r", "").split("\n"):
+        for seg in _TK["sgml"].split(line):
+            if not seg:
+                continue
+            if seg.startswith("<") and seg.endswith(">"):
+                words.append(seg)
+                continue
+            s = f" {seg} "
+            for key, rep in (("dots", r" \1 "), ("punct", r"\1 \2"), ("comma", r"\1 \2"),
+                             ("caps", r"\1 \2")):
+                s = _TK[key].sub(rep, s)
+            for w in _TK["space"].split(s):
+                if w:
+                    words.extend(_tokenize_word(w))
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    haystack = text.replace("|", "-")
+    for w in words:
+        w = re.sub(r"[ \t\n\x0b\f\r]+", " ", w).strip().replace("|", "-")
+        if not w:
+            continue
+        parts = w.replace("-", "\n-\n").split("\n") if _TK["hyphen"].fullmatch(w) else [w]
+        for part in parts:
+            k = haystack.find(part, pos)
+            if k < 0 or text[pos:k].strip():
+                continue
+            spans.append((k, k + len(part)))
+            pos = k + len(part)
+    return spans
+
+
+def _entity_tags(doc: TimeMLDocument) -> list[tuple[int, int, str, str]]:
+    """``(offset, rank, tag, id)`` of every EVENT/TIMEX3 opening and closing tag inside
+    ``<TEXT>``, in document order (rank: 0 closes an entity begun earlier, 1 opens, 2 closes
+    an empty entity; ``tag`` is ``EVENT``, ``TIMEX3``, ``/EVENT`` or ``/TIMEX3``)."""
+    spans = {}
+    for e in doc.events.values():
+        if e.start is not None:
+            spans.setdefault(("EVENT", e.eid), (e.start, e.end))
+    for t in doc.timexes.values():
+        if t.start is not None:
+            spans[("TIMEX3", t.tid)] = (t.start, t.end)
+    tags = []
+    for (tag, ident), (start, end) in spans.items():
+        tags.append((start, 1, -end, tag, ident))
+        tags.append((end, 0 if end > start else 2, 0, "/" + tag, ident))
+    return [(off, rank, tag, ident) for off, rank, _, tag, ident in sorted(tags)]
+
+
+def _token_labels(tokens: list[tuple[int, int]], tags) -> list[tuple[str, str, str | None]]:
+    """The normaliser's ``merge_tok_n_tml``: each token's ``(B|I|O, EVENT|TIMEX3|'', id)``.
+
+    A tag is read while the token holding the character after it is matched (at the token's
+    start, or inside it). An opening tag makes the token ``B`` with that tag's id (the last one
+    wins when several open in one token); a closing tag read at a token's start makes that
+    token ``O``; one read inside the token where its entity opened closes after the token
+    (``delayed_closing``), one read inside a later token makes that token ``O``."""
+    labels = []
+    bio, in_tag, in_id = "O", "", None
+    k = 0
+    for ts, te in tokens:
+        opened_here = delayed = False
+        while k < len(tags) and tags[k][0] < te:
+            off, _, tag, ident = tags[k]
+            k += 1
+            if not tag.startswith("/"):
+                opened_here, in_tag, in_id, bio = True, tag, ident, "B"
+            elif tag[1:] == in_tag:
+                if opened_here and off > ts:
+                    delayed = True
+                elif opened_here:
+                    bio, in_tag, in_id, opened_here = "O", "", None, False
+                else:
+                    bio, in_tag = "O", ""
+        labels.append((bio, in_tag if bio != "O" else "", in_id if bio == "B" else None))
+        if bio == "B":
+            bio, in_id = "I", None
+        if delayed:
+            bio, in_tag, in_id = "O", "", None
+    return labels
+
+
+def te3_entity_ids(gold: TimeMLDocument, system: TimeMLDocument
+                   ) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]]:
+    """The ids the TimeML-Normalizer gives the entities of ``<TEXT>`` (``TimeML_Normalizer.
+    normalize`` with the reference first, as ``TE3-evaluation.py`` runs it): ``{("EVENT", eid)
+    | ("TIMEX3", tid): new id}`` for the reference and for the system. Entities of the two
+    files with the same new id are aligned.
+
+    Both files' tokens (:func:`toolkit_tokens`) are walked together. An EVENT gets a new id
+    ``eN`` at the token where it begins, shared with the other file's EVENT beginning at the
+    same token: events align when they begin in the same token, whatever their ends. A TIMEX3
+    beginning at a token takes the id of the other file's TIMEX3 still *open* there (begun at
+    this or an earlier token) unless its own previous TIMEX3 already had that id or a later
+    one, else a new ``tN``: timexes align when one begins inside the other, one to one, in text
+    order (of two system timexes inside one reference timex only the first is aligned). A
+    file's TIMEX3 stays open until a token of that file labelled ``O`` or ``B-TIMEX3``: a
+    token inside an EVENT does not close it. An entity that labels no token (empty, or
+    superseded by a later tag in the same token) gets no id."""
+    labels = []
+    for doc in (gold, system):
+        labels.append(_token_labels(toolkit_tokens(doc.text), _entity_tags(doc)))
+    if len(labels[0]) != len(labels[1]):
+        raise InputError(f"{gold.doc_id}: the reference and the system texts differ",
+                         path=system.path)
+    maps: tuple[dict, dict] = ({}, {})
+    last_eid = last_tid = 1
+    open_t, last_local = [0, 0], [0, 0]
+    for line in zip(*labels, strict=True):
+        open_event = 0
+        for a, (bio, tag, ident) in enumerate(line):
+            if bio == "B" and tag == "EVENT":
+                if open_event == 0:
+                    open_event, last_eid = last_eid, last_eid + 1
+                maps[a][("EVENT", ident)] = f"e{open_event}"
+            if bio == "O" or (bio == "B" and tag == "TIMEX3"):
+                open_t[a] = 0
+        for a, (bio, tag, ident) in enumerate(line):
+            if bio == "B" and tag == "TIMEX3":
+                open_t[a] = last_tid
+                other = open_t[1 - a]
+                if other != 0 and last_local[a] < other:
+                    open_t[a] = other
+                last_local[a] = open_t[a]
+                if open_t[a] == last_tid:
+                    last_tid += 1
+                maps[a][("TIMEX3", ident)] = f"t{open_t[a]}"
+    return maps
+
+
+@dataclass(frozen=True)
+class EntityCounts:
+    """Counts of one entity kind (EVENT or TIMEX3), as ``evaluate_entities.py`` keeps them:
+    reference and system entities, strict and relaxed matches, and for each attribute the
+    relaxed matches whose values are equal."""
+
+    gold: int = 0
+    system: int = 0
+    strict: int = 0
+    relaxed: int = 0
+    attributes: tuple[tuple[str, int], ...] = ()
+
+    def __add__(self, other: EntityCounts) -> EntityCounts:
+        names = [n for n, _ in self.attributes] or [n for n, _ in other.attributes]
+        a, b = dict(self.attributes), dict(other.attributes)
+        return EntityCounts(self.gold + other.gold, self.system + other.system,
+                            self.strict + other.strict, self.relaxed + other.relaxed,
+                            tuple((n, a.get(n, 0) + b.get(n, 0)) for n in names))
+
+    @property
+    def empty(self) -> bool:
+        """Neither side has an entity: the toolkit then scores every F1 as 1."""
+        return self.gold == 0 and self.system == 0
+
+    def precision(self, kind: str = "relaxed") -> float:
+        return getattr(self, kind) / self.system if self.system else 0.0
+
+    def recall(self, kind: str = "relaxed") -> float:
+        return getattr(self, kind) / self.gold if self.gold else 0.0
+
+    def f1(self, kind: str = "relaxed") -> float:
+        return 1.0 if self.empty else _f1(self.precision(kind), self.recall(kind))
+
+    def accuracy(self, name: str) -> float:
+        """Matching values of attribute ``name`` / relaxed matches."""
+        return dict(self.attributes)[name] / self.relaxed if self.relaxed else 0.0
+
+    def attribute_f1(self, name: str) -> float:
+        """The toolkit's "Attribute F1": accuracy x relaxed F1 (1 when both sides are
+        empty, 0 without relaxed match)."""
+        if self.empty:
+            return 1.0
+        return self.accuracy(name) * self.f1("relaxed")
+
+    def to_dict(self) -> dict:
+        def prf(kind):
+            return {"recall": self.recall(kind), "precision": self.precision(kind),
+                    "f1": self.f1(kind)}
+        return {"counts": {"gold": self.gold, "system": self.system, "strict": self.strict,
+                           "relaxed": self.relaxed, "attributes": dict(self.attributes)},
+                "strict": prf("strict"), "relaxed": prf("relaxed"),
+                "attributes": {n: {"accuracy": self.accuracy(n),
+                                   "recall": self.accuracy(n) * self.recall(),
+                                   "precision": self.accuracy(n) * self.precision(),
+                                   "f1": self.attribute_f1(n)}
+                               for n, _ in self.attributes}}
+
+
+@dataclass(frozen=True)
+class DocEntities:
+    """One document's EVENT and TIMEX3 counts; ``unaligned`` lists the entities that got no
+    normalised id (``EVENT:eid`` / ``TIMEX3:tid``, reference then system)."""
+
+    doc_id: str
+    events: EntityCounts
+    timexes: EntityCounts
+    unaligned: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"document": self.doc_id, "events": self.events.to_dict(),
+                "timexes": self.timexes.to_dict(), "unaligned": list(self.unaligned)}
+
+
+@dataclass(frozen=True)
+class EntityScores:
+    """Per-document counts; the overall scores are computed from the counts summed over
+    documents (``evaluate_entities.py`` keeps global counters)."""
+
+    documents: tuple[DocEntities, ...]
+
+    @property
+    def events(self) -> EntityCounts:
+        return sum((d.events for d in self.documents), EntityCounts())
+
+    @property
+    def timexes(self) -> EntityCounts:
+        return sum((d.timexes for d in self.documents), EntityCounts())
+
+    def to_dict(self) -> dict:
+        return {"overall": {"events": self.events.to_dict(), "timexes": self.timexes.to_dict()},
+                "documents": [d.to_dict() for d in self.documents]}
+
+
+@dataclass
+class _Elements:
+    """What ``get_attributes`` reads from a file beyond :class:`TimeMLDocument`: every EVENT
+    and TIMEX3 element in file order as ``(tag, id, inside <TEXT>, without child element)``,
+    the attributes of each EVENT tag, the DCT's tid and whether the normaliser renames it
+    ``t0`` (it does only where the file writes ``<DCT><TIMEX3`` with nothing between)."""
+
+    order: list[tuple[str, str, bool, bool]]
+    event_tags: dict[str, dict[str, str]]
+    dct: str | None
+    dct_renamed: bool
+
+
+def _elements(doc: TimeMLDocument) -> _Elements:
+    """Read ``doc``'s file again (expat, tags only): :class:`~exactalign.io.timeml.Event`
+    keeps only ``class`` of the EVENT tag, and TimeML 1.1 puts tense, aspect, ... there. A
+    document parsed from a string (no file) gives its entities (those outside ``<TEXT>``
+    first), ``class`` only, and a renamed DCT."""
+    path = doc.path
+    if path is not None and path.is_file():
+        data = path.read_bytes()
+        order: list[tuple[str, str, bool, bool]] = []
+        tags: dict[str, dict[str, str]] = {}
+        state = {"text": 0, "dct": 0, "open": [], "dct_tid": None}
+
+        def start(name, attrs):
+            for k in state["open"]:
+                order[k] = order[k][:3] + (False,)
+            if name == "TEXT":
+                state["text"] += 1
+            elif name == "DCT":
+                state["dct"] += 1
+            elif name in ("EVENT", "TIMEX3"):
+                ident = attrs.get("eid" if name == "EVENT" else "tid", "")
+                if name == "EVENT":
+                    tags.setdefault(ident, attrs)
+                elif state["dct"] and state["dct_tid"] is None:
+                    state["dct_tid"] = ident
+                state["open"].append(len(order))
+                order.append((name, ident, state["text"] > 0, True))
+
+        def end(name):
+            if name == "TEXT":
+                state["text"] -= 1
+            elif name == "DCT":
+                state["dct"] -= 1
+            elif name in ("EVENT", "TIMEX3") and state["open"]:
+                state["open"].pop()
+        parser = expat.ParserCreate()
+        parser.StartElementHandler, parser.EndElementHandler = start, end
+        try:
+            parser.Parse(data, True)
+        except expat.ExpatError:
+            pass
+        else:
+            dct = state["dct_tid"]
+            renamed = dct is not None and re.search(
+                rb'<DCT><TIMEX3[^>]*tid="' + re.escape(dct.encode()) + rb'"', data) is not None
+            return _Elements(order, tags, dct, renamed)
+    outside = [("EVENT", e.eid) for e in doc.events.values() if e.start is None] + \
+        [("TIMEX3", t.tid) for t in doc.timexes.values() if t.start is None]
+    inside = sorted([(e.start, "EVENT", e.eid) for e in doc.events.values()
+                     if e.start is not None] +
+                    [(t.start, "TIMEX3", t.tid) for t in doc.timexes.values()
+                     if t.start is not None])
+    order = [(tag, ident, False, True) for tag, ident in dict.fromkeys(outside)] + \
+        [(tag, ident, True, True) for _, tag, ident in dict.fromkeys(inside)]
+    return _Elements(order, {e.eid: {"class": e.eclass} for e in doc.events.values()
+                             if e.eclass is not None}, doc.dct, True)
+
+
+def _event_records(doc: TimeMLDocument, ids: dict, el: _Elements) -> tuple[dict, list[str]]:
+    """``{id: (text, attribute values)}`` of the EVENTs, as ``get_attributes`` reads them from
+    the normalised file: first an entry per MAKEINSTANCE under its event's id (the last
+    instance of an event wins), then every EVENT element in file order, under its normalised
+    id (outside ``<TEXT>``: its own id; without normalised id: ``null``, as the normaliser
+    writes it), updating the entry of that id: its text, and the attributes its tag has. A
+    missing attribute is ``''``. An EVENT holding another element is not read (its
+    MAKEINSTANCE's entry stays, with no text)."""
+    records: dict[str, list] = {}
+    for e in doc.events.values():       # MAKEINSTANCE order
+        key = ids.get(("EVENT", e.eid))
+        if e.eiid is not None and key is not None:
+            records[key] = ["", dict(e.attributes)]
+    texts = {e.eid: e.text for e in doc.events.values()}
+    unaligned = []
+    for tag, ident, in_text, simple in el.order:
+        if tag != "EVENT" or not simple or ident not in texts:
+            continue
+        key = ident
+        if in_text:
+            key = ids.get(("EVENT", ident))
+            if key is None:
+                key = "null"
+                unaligned.append(f"EVENT:{ident}")
+        rec = records.setdefault(key, ["", {}])
+        rec[0] = texts[ident]
+        rec[1].update(el.event_tags.get(ident, {}))
+    return ({k: (text, tuple(attrs.get(n, "") for n in EVENT_ATTRIBUTES))
+             for k, (text, attrs) in records.items()}, unaligned)
+
+
+def _timex_records(doc: TimeMLDocument, ids: dict, el: _Elements) -> tuple[dict, list[str]]:
+    """``{id: (text, (value, type))}`` of the TIMEX3s, as ``get_attributes`` reads them from
+    the normalised file, in file order (a later entry replaces one with the same id): a TIMEX3
+    of ``<TEXT>`` under its normalised id, dropped without one (the normaliser strips its
+    tags); one outside ``<TEXT>`` under its own id, the DCT under ``t0`` when the normaliser
+    renames it; entries with id ``t0`` are skipped, as are empty TIMEX3s outside ``<TEXT>``
+    and TIMEX3s holding another element."""
+    records: dict[str, tuple] = {}
+    unaligned = []
+    for tag, ident, in_text, simple in el.order:
+        t = doc.timexes.get(ident)
+        if tag != "TIMEX3" or t is None:
+            continue
+        key = ident
+        if in_text:
+            key = ids.get(("TIMEX3", ident))
+            if key is None:
+                unaligned.append(f"TIMEX3:{ident}")
+                continue
+        elif ident == el.dct and el.dct_renamed:
+            key = "t0"
+        if key == "t0" or not simple or (not in_text and not t.text):
+            continue
+        records[key] = (t.text, (t.value or "", t.type or ""))
+    return records, unaligned
+
+
+def _entity_counts(gold: dict, system: dict, names: tuple[str, ...]) -> EntityCounts:
+    """``compute_precision_recall`` for one kind: a reference entry is matched (relaxed) when
+    the system has an entry with its id, both texts non-blank; strictly when the texts are
+    also equal; its attributes count where the values are equal."""
+    strict = relaxed = 0
+    same = [0] * len(names)
+    for key, (text, values) in gold.items():
+        other = system.get(key)
+        if not text.strip() or other is None or not other[0].strip():
+            continue
+        relaxed += 1
+        strict += text == other[0]
+        for i, (v, w) in enumerate(zip(values, other[1], strict=True)):
+            same[i] += v == w
+    return EntityCounts(len(gold), len(system), strict, relaxed,
+                        tuple(zip(names, same, strict=True)))
+
+
+def entity_document(gold: TimeMLDocument, system: TimeMLDocument) -> DocEntities:
+    """One document's entity counts as the TempEval-3 toolkit computes them (see
+    :func:`entity_scores`)."""
+    if gold.text != system.text:
+        raise InputError(f"{gold.doc_id}: the text of <TEXT> differs from the reference's "
+                         "(the toolkit stops: 'TEXTS NOT SAME')", path=system.path)
+    g_ids, s_ids = te3_entity_ids(gold, system)
+    g_el, s_el = _elements(gold), _elements(system)
+    g_ev, g_ev_un = _event_records(gold, g_ids, g_el)
+    s_ev, s_ev_un = _event_records(system, s_ids, s_el)
+    g_tx, g_tx_un = _timex_records(gold, g_ids, g_el)
+    s_tx, s_tx_un = _timex_records(system, s_ids, s_el)
+    unaligned = tuple(f"gold {u}" for u in g_ev_un + g_tx_un) + \
+        tuple(f"system {u}" for u in s_ev_un + s_tx_un)
+    return DocEntities(gold.doc_id, _entity_counts(g_ev, s_ev, EVENT_ATTRIBUTES),
+                       _entity_counts(g_tx, s_tx, TIMEX_ATTRIBUTES), unaligned)
+
+
+def entity_scores(gold_docs: dict[str, TimeMLDocument],
+                  sys_docs: dict[str, TimeMLDocument]) -> EntityScores:
+    """EVENT and TIMEX3 extraction scores of the TempEval-3 toolkit (``TE3-evaluation.py``:
+    TimeML-Normalizer, then ``evaluation-entities/evaluate_entities.py``), per document and
+    overall (counts summed over documents, then P, R, F1).
+
+    * Alignment: :func:`te3_entity_ids` (events: same first token; timexes: overlap, one to
+      one in text order). The DCT is not scored; ``get_attributes`` reads the whole file, so
+      an entity outside ``<TEXT>`` (a TimeBank headline's EVENTs) is scored under its own id,
+      and shares the entry of a normalised id equal to it (:func:`_event_records`).
+    * Per kind, ``compute_precision_recall``: an entity is a *relaxed* match when the other
+      file has an entity with its normalised id, a *strict* match when their texts are also
+      identical. Precision = matches / system entities, recall = matches / reference entities
+      (strict and relaxed alike), F1 their harmonic mean.
+    * Attributes (``get_performance``): over the relaxed matches, the number whose values are
+      equal (absent = ``''``): EVENT class, tense, aspect, pos, polarity, modality (the toolkit
+      prints class, tense and aspect; pos and polarity at debug 0.5; modality it counts only);
+      TIMEX3 value and type. Accuracy = equal / relaxed matches; the toolkit's "Attribute F1"
+      is accuracy x relaxed F1 (its attribute precision and recall: accuracy x relaxed P, R).
+    * When neither side has an entity of a kind, the toolkit scores every F1 of that kind as
+      1 (and P, R as 0); without relaxed match, attribute scores are 0.
+
+    Every reference document needs a system document with the same id and the same text of
+    ``<TEXT>``. Where the toolkit gives no score -- its normaliser stops on nested EVENT/TIMEX3
+    tags, on a MAKEINSTANCE of an event it gives no id, on text its tokens do not match -- a
+    score is computed all the same. Checked against the toolkit (``COUNTS`` of its global
+    counters) on its sample data, on TE3-Platinum, TimeBank and AQUAINT against perturbed
+    copies of themselves, and on hand cases (``tests/test_temporal_entities.py``).
+    """
+    missing = sorted(set(gold_docs) - set(sys_docs))
+    extra = sorted(set(sys_docs) - set(gold_docs))
+    if missing or extra:
+        what = (f"no system output for {', '.join(missing[:5])}" if missing else
+                f"system documents without reference: {', '.join(extra[:5])}")
+        path = next(iter(sys_docs.values())).path.parent if sys_docs else None
+        raise InputError(what, path=path)
+    return EntityScores(tuple(entity_document(gold_docs[d], sys_docs[d])
+                              for d in sorted(gold_docs)))
