@@ -17,7 +17,6 @@ import pytest
 
 from exactalign import InputError
 from exactalign.cli import main
-from exactalign.data import resolve_data_dir
 from exactalign.io.timeml import parse_timeml, read_timeml_dir
 from exactalign.metrics.temporal import (
     EVENT_ATTRIBUTES,
@@ -263,16 +262,7 @@ def test_cli_entities(tmp_path, capsys):
 
 # ---------------------------------------------------------------- pilot: TE3-Platinum
 
-def _platinum():
-    try:
-        data = resolve_data_dir()
-        return data.require("temporal", "te3-platinum") if data.available else None
-    except InputError:
-        return None
-
-
-BASE = _platinum()
-needs_data = pytest.mark.skipif(BASE is None, reason="pilot data (temporal/te3-platinum) absent")
+from tests.test_temporal_conformance import BASE, needs_data  # noqa: E402  (pilot data)
 
 # the ning17 runs copy the reference's entities (same ids, spans, attributes): every entity
 # score is 100; only MAKEINSTANCE modality (counted, never printed by the toolkit) differs

@@ -724,13 +724,9 @@ def plain_document(gold: TimeMLDocument, system: TimeMLDocument) -> DocScore:
 MODES = ("exact", "te3", "plain")
 
 
-def score_corpus(gold_docs: dict[str, TimeMLDocument], sys_docs: dict[str, TimeMLDocument],
-                 mode: str = "exact", *, backend: str = "highs",
-                 time_limit: float | None = None) -> CorpusScore:
-    """Score every reference document (a reference document without system output is an
-    error, as is a system document without reference) in ``mode`` (:data:`MODES`)."""
-    if mode not in MODES:
-        raise InputError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+def _check_same_documents(gold_docs: dict, sys_docs: dict) -> None:
+    """A reference document without system output is an error, as is a system document without
+    reference (naming the first few, and the system directory)."""
     missing = sorted(set(gold_docs) - set(sys_docs))
     extra = sorted(set(sys_docs) - set(gold_docs))
     if missing or extra:
@@ -738,6 +734,16 @@ def score_corpus(gold_docs: dict[str, TimeMLDocument], sys_docs: dict[str, TimeM
                 f"system documents without reference: {', '.join(extra[:5])}")
         path = next(iter(sys_docs.values())).path.parent if sys_docs else None
         raise InputError(what, path=path)
+
+
+def score_corpus(gold_docs: dict[str, TimeMLDocument], sys_docs: dict[str, TimeMLDocument],
+                 mode: str = "exact", *, backend: str = "highs",
+                 time_limit: float | None = None) -> CorpusScore:
+    """Score every reference document (a reference document without system output is an
+    error, as is a system document without reference) in ``mode`` (:data:`MODES`)."""
+    if mode not in MODES:
+        raise InputError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+    _check_same_documents(gold_docs, sys_docs)
     docs = []
     for d in sorted(gold_docs):
         if mode == "te3":
@@ -1284,12 +1290,6 @@ def entity_scores(gold_docs: dict[str, TimeMLDocument],
     counters) on its sample data, on TE3-Platinum, TimeBank and AQUAINT against perturbed
     copies of themselves, and on hand cases (``tests/test_temporal_entities.py``).
     """
-    missing = sorted(set(gold_docs) - set(sys_docs))
-    extra = sorted(set(sys_docs) - set(gold_docs))
-    if missing or extra:
-        what = (f"no system output for {', '.join(missing[:5])}" if missing else
-                f"system documents without reference: {', '.join(extra[:5])}")
-        path = next(iter(sys_docs.values())).path.parent if sys_docs else None
-        raise InputError(what, path=path)
+    _check_same_documents(gold_docs, sys_docs)
     return EntityScores(tuple(entity_document(gold_docs[d], sys_docs[d])
                               for d in sorted(gold_docs)))
