@@ -74,6 +74,12 @@ sys\td1\tS3\t20,26\tstrike\tConflict_Demonstrate\tActual
 """
 
 
+# score: JSONL documents for a declared coreference metric.
+SCORE_GOLD = ('{"id": "d1", "entities": [["a", "b", "c"], ["d", "e"]]}\n'
+              '{"id": "d2", "entities": [["x", "y"]]}\n')
+SCORE_SYS = '{"id": "d1", "entities": [["a", "b"], ["c", "d", "e", "f"]]}\n'
+
+
 def conll(name: str, cols: list[str]) -> str:
     """A CoNLL-2012 document whose coreference column is ``cols`` (as tests/test_coref.py)."""
     lines = [f"{name}\t0\t{t}\tw{t}\t{c}" for t, c in enumerate(cols)]
@@ -192,6 +198,8 @@ def inputs(tmp_path_factory) -> dict[str, str]:
         paths[key] = str(root / name)
 
     put("pairs.tsv", PAIRS, "pairs")
+    put("score_gold.jsonl", SCORE_GOLD, "score_gold")
+    put("score_sys.jsonl", SCORE_SYS, "score_sys")
     put("big.tsv", BIG_PAIRS, "big_pairs")
     put("gold.tbf", GOLD_TBF, "gold_tbf")
     put("sys.tbf", SYS_TBF, "sys_tbf")
@@ -275,6 +283,8 @@ CASES = [
     Case("smatch-lp-mip", ("smatch", "-f", "{amr_test}", "{amr_gold}", "--method", "both",
                            "--pairs"), ALL, refused_by=frozenset({"brute"}), no_bnb=True,
          **ROUTE),
+    Case("score", ("score", "--metric", "coref-ceafe", "--metric", "coref-bcubed",
+                   "{score_gold}", "{score_sys}"), fresh=True),
     Case("smatch-bnb", ("smatch", "-f", "{amr_test}", "{amr_gold}", "--pairs"), fresh=True),
     Case("monotone-dag-ilp", ("monotone", "{dag_a}", "{dag_b}", "--method", "ilp"), ALL,
          **ROUTE),

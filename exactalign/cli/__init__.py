@@ -37,6 +37,7 @@ from . import ere as ere_cli
 from . import monotone as monotone_cli
 from . import muc4 as muc4_cli
 from . import nugget as nugget_cli
+from . import score as score_cli
 from . import smatch as smatch_cli
 from . import temporal as temporal_cli
 from .common import fmt, prf, print_json, solve_options, table  # noqa: F401  (used by tests)
@@ -273,6 +274,14 @@ COMMANDS: list[Command] = [
     Command("temporal", "temporal awareness of TimeML (--mode te3: the TempEval-3 score; "
             "default exact); check consistency",
             temporal_cli.add_temporal_arguments, temporal_cli.run_temporal),
+    Command("score", "a declared metric (shipped, or your own TOML/JSON spec) on JSONL "
+            "documents: exact vs its greedy twin", score_cli.add_score_arguments,
+            score_cli.run_score,
+            description="Score JSONL documents with a declared metric (Chen et al. 2023's "
+                        "algebra: --list shows the shipped ones, --spec FILE reads yours): "
+                        "every matching proven optimal, its greedy twin, and the gap. --seed "
+                        "seeds the latent hill-climber; --backend, --time-limit and --jobs are "
+                        "accepted for uniformity."),
     Command("smatch", "Smatch of two AMR files: proven optimal vs smatch's hill-climbing",
             smatch_cli.add_smatch_arguments, smatch_cli.run_smatch,
             description="Smatch of two AMR files: proven optimal vs smatch's hill-climbing. "

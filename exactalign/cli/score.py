@@ -1,0 +1,127 @@
+"""``exactalign score``: a declared metric on JSONL documents, exact, greedy or both.
+
+    exactalign score --metric coref-ceafe GOLD.jsonl SYSTEM.jsonl
+    exactalign score --spec my_metric.toml GOLD.jsonl SYSTEM.jsonl --method both --json
+    exactalign score --list
+    exactalign score --metric event-argument-cls --schema
+
+Registered in :data:`exactalign.cli.COMMANDS`. ``--json`` prints one object: ``metrics``, a list
+with one entry per metric, each ``{"name", "spec", "exact", "greedy", "gap"}`` where ``exact``
+and ``greedy`` are :meth:`~exactalign.declared.metric.MetricResult.to_dict` (or ``null`` when
+not run) and ``gap`` the F1 the greedy twin loses (exact minus greedy, in points of F1 x 100)
+and the documents where it falls short.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+METHOD_CHOICES = ("exact", "greedy", "brute", "both")
+
+
+def add_score_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("reference", metavar="GOLD", nargs="?",
+                   help="reference documents, JSONL (one JSON object per line, with an 'id')")
+    p.add_argument("system", metavar="SYSTEM", nargs="?", help="system documents, JSONL")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--metric", action="append", metavar="NAME",
+                       help="a shipped metric (see --list); repeat for several")
+    which.add_argument("--spec", metavar="FILE",
+                       help="a metric declared in a TOML or JSON file (see the README)")
+    p.add_argument("--method", choices=METHOD_CHOICES, default="both",
+                   help="exact (every matching proven optimal), greedy (the usual scorer's "
+                        "twin), brute (enumeration; tiny inputs), or both exact and greedy with "
+                        "their gap (default: %(default)s)")
+    p.add_argument("--documents", action="store_true",
+                   help="also print each document's scores (JSON always has them)")
+    p.add_argument("--alignment", action="store_true",
+                   help="with --json, include each document's root alignment")
+    p.add_argument("--list", action="store_true", help="list the shipped metrics and exit")
+    p.add_argument("--schema", action="store_true",
+                   help="print the JSON Schema of a document line for the metric and exit")
+
+
+def _metrics(args):
+    from ..core.errors import InputError
+    from ..declared.files import load_spec
+    from ..declared.library import LIBRARY
+
+    if args.spec:
+        return load_spec(args.spec)
+    names = args.metric or []
+    if not names:
+        raise InputError("name a metric with --metric NAME (see --list) or declare one with "
+                         "--spec FILE")
+    unknown = [n for n in names if n not in LIBRARY]
+    if unknown:
+        raise InputError(f"unknown metric {unknown[0]!r}; shipped: " + ", ".join(LIBRARY))
+    return [LIBRARY[n]() for n in names]
+
+
+def run_score(args: argparse.Namespace) -> int:
+    from ..core.errors import InputError
+    from .common import fmt, print_json, table
+
+    if args.list:
+        from ..declared.library import LIBRARY
+
+        rows = [[name, (f.__doc__ or "").strip().splitlines()[0] if f.__doc__ else ""]
+                for name, f in LIBRARY.items()]
+        if args.json:
+            print_json({"metrics": [{"name": n, "spec": LIBRARY[n]().to_dict(),
+                                     "doc": d} for n, d in rows]})
+        else:
+            print(table(["metric", "description"], rows))
+        return 0
+    metrics = _metrics(args)
+    if args.schema:
+        from ..declared.files import document_schema
+
+        schemas = [document_schema(m) for m in metrics]
+        print_json(schemas[0] if len(schemas) == 1 else schemas)
+        return 0
+    if not args.reference or not args.system:
+        raise InputError("give the GOLD and SYSTEM JSONL files")
+    from ..declared.files import pair_documents, read_jsonl
+    from ..problems import bipartite  # noqa: F401  (imported before any timing starts)
+
+    reference, system = read_jsonl(args.reference), read_jsonl(args.system)
+    methods = ("exact", "greedy") if args.method == "both" else (args.method,)
+    out, rows = [], []
+    for m in metrics:
+        ids, preds, refs = pair_documents(m, reference, system, args.reference, args.system)
+        runs = {}
+        for method in methods:
+            runs[method] = m.compute(preds, refs, method, seed=args.seed, ids=ids)
+        gap = None
+        if "exact" in runs and "greedy" in runs:
+            e, g = runs["exact"], runs["greedy"]
+            short = [d.id for d, h in zip(e.documents, g.documents, strict=True)
+                     if h.prf.f1 < d.prf.f1 - 1e-12]
+            gap = {"f1_points": 100 * (e.value - g.value), "documents_short": len(short),
+                   "documents": len(ids), "short_ids": short}
+        out.append({"name": m.name, "spec": m.to_dict(),
+                    **{k: (runs[k].to_dict(alignment=args.alignment) if k in runs else None)
+                       for k in ("exact", "greedy", "brute")},
+                    "gap": gap})
+        for method, r in runs.items():
+            s = r.score
+            rows.append([m.name, method, fmt(100 * s.recall, ".2f"),
+                         fmt(100 * s.precision, ".2f"), fmt(100 * s.f1, ".2f"),
+                         fmt(None if r.f1_bound is None else 100 * r.f1_bound, ".2f"),
+                         r.status.value, f"{r.wall_time:.3f}"])
+            if args.documents and not args.json:
+                for d in r.documents:
+                    rows.append([f"  {d.id}", method, fmt(100 * d.prf.recall, ".2f"),
+                                 fmt(100 * d.prf.precision, ".2f"), fmt(100 * d.prf.f1, ".2f"),
+                                 "", d.status.value, ""])
+        if gap is not None:
+            rows.append([m.name, "gap", "", "", fmt(gap["f1_points"], ".2f"), "",
+                         f"{gap['documents_short']}/{gap['documents']} docs short", ""])
+    if args.json:
+        print_json({"reference": args.reference, "system": args.system,
+                    "documents": len(reference), "metrics": out})
+    else:
+        print(table(["metric", "method", "R", "P", "F1", "F1 bound", "status", "time s"],
+                    rows))
+    return 0

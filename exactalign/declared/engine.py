@@ -1,0 +1,282 @@
+"""Evaluating a declaration: exactly, with its greedy twin, or by brute force.
+
+One :class:`Evaluator` walks the declaration over a (reference, predicted) pair of objects. At
+every :class:`~exactalign.declared.nodes.Match` it
+
+1. finds the candidate pairs -- those the element declaration says may score above zero (equal
+   hash keys, or intersecting token sets: an inverted index), never all ``|X| x |Y|`` pairs
+   unless the element cannot say (a plain user function);
+2. computes their similarities (recursively: a nested match is solved for each candidate pair);
+3. solves the matching with the problem code the project already certifies:
+   :mod:`~exactalign.problems.bipartite` (assignment with a dual certificate for 1:1, closed
+   forms for the one-sided and N:N constraints), :mod:`~exactalign.problems.monotone` (weighted
+   LCS) for ``order="sequence"``, :mod:`~exactalign.problems.latent` for :class:`Latent`;
+4. normalises by the self-scores ``S(X, X)`` and ``S(Y, Y)``, themselves matchings, always
+   computed exactly (a denominator is a property of the data, not of the method).
+
+Methods: ``exact`` (every level proven optimal), ``greedy`` (every level matched by the greedy
+twin: pairs by decreasing similarity, ties by predicted then reference index -- the TAC KBP
+scorer's order -- or smatch's hill-climber for latent variables), ``brute`` (every level
+enumerated over *all* pairs, with no candidate index and no special algorithm: the oracle the
+tests hold the other two against; tiny inputs only).
+
+A matching of equal-valued elements (``Match(Eq())`` under 1:1 or N:N) has a closed form --
+the multiset intersection -- and is computed so, except by ``brute``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.result import Result, Status, worst_status
+from .nodes import Eq, Latent, Match, freeze, get_field
+
+METHODS = ("exact", "greedy", "brute")
+
+
+@dataclass
+class Outcome:
+    """One matching solved: the raw score ``value`` (``S(X, Y)``), the self-scores, the
+    normalised value the node stands for, and the verified :class:`Result` (alignment: pairs
+    ``(reference, predicted)``; bound: of ``value``)."""
+
+    value: float
+    normalized: float
+    self_ref: float | None
+    self_pred: float | None
+    result: Result
+
+
+def normalize(kind: str, value: float, sx: float | None, sy: float | None, beta: float = 1.0,
+              direction: str | None = None) -> float:
+    """Chen et al.'s normalisers (Eqs. 4-7) from the score and the two self-scores."""
+    if kind == "directional":
+        if direction not in ("precision", "recall"):
+            raise ValueError("a 'directional' normalizer needs the direction of the outer score")
+        kind = direction
+    if kind == "none":
+        return value
+    if kind == "precision":
+        return value / sy if sy else 0.0
+    if kind == "recall":
+        return value / sx if sx else 0.0
+    if kind == "f1":
+        return 2.0 * value / (sx + sy) if sx + sy else 0.0
+    if kind == "jaccard":
+        den = sx + sy - value
+        return value / den if den > 0 else 0.0
+    if kind == "fbeta":
+        p = value / sy if sy else 0.0
+        r = value / sx if sx else 0.0
+        b2 = beta * beta
+        return (1 + b2) * p * r / (b2 * p + r) if (b2 * p + r) else 0.0
+    raise ValueError(f"unknown normalizer {kind!r}")
+
+
+@dataclass
+class Evaluator:
+    """Evaluates declarations under one ``method`` (and, for ``directional`` normalisers, one
+    ``direction``). Keeps the worst status met and a memo of self-scores for one evaluation."""
+
+    method: str = "exact"
+    direction: str | None = None
+    seed: int = 0
+    statuses: list = field(default_factory=list)
+    _self: dict = field(default_factory=dict)
+    solves: int = 0
+
+    def __post_init__(self):
+        if self.method not in METHODS:
+            raise ValueError(f"unknown method {self.method!r}; choose one of "
+                             + ", ".join(METHODS))
+
+    # -- matching ----------------------------------------------------------------------------
+    def match(self, node: Match, x, y, *, want_alignment: bool = False) -> Outcome:
+        X, Y = node.items(x), node.items(y)
+        value, result = self._raw(node, X, Y, want_alignment)
+        sx = sy = None
+        if node.normalizer != "none":
+            sx, sy = self.self_score(node, x, X), self.self_score(node, y, Y)
+        norm = normalize(node.normalizer, value, sx, sy, node.beta, self.direction)
+        return Outcome(value, norm, sx, sy, result)
+
+    def self_score(self, node: Match, container, items=None) -> float:
+        """``S(X, X)``, exact (brute under ``brute``), memoised per node and object."""
+        key = (id(node), id(container), self.direction)
+        hit = self._self.get(key)
+        if hit is not None and hit[0] is container:
+            return hit[1]
+        X = node.items(container) if items is None else items
+        inner = Evaluator("brute" if self.method == "brute" else "exact", self.direction,
+                          self.seed, [], self._self)
+        value, res = inner._raw(node, X, X, False)
+        self.statuses.extend(inner.statuses)
+        self.solves += inner.solves
+        self._self[key] = (container, value)
+        return value
+
+    def _raw(self, node: Match, X: list, Y: list, want_alignment: bool):
+        el = node.element
+        t0 = time.perf_counter()
+        if (self.method != "brute" and type(el) is Eq and node.order is None
+                and node.constraint in ("1:1", "N:N")):
+            return self._closed_form(node, el, X, Y, want_alignment, t0)
+        rows, cols = self._candidates(el, X, Y)
+        w = np.fromiter((el.sim(X[i], Y[j], self) for i, j in zip(rows, cols, strict=True)),
+                        dtype=np.float64, count=len(rows))
+        res = self._solve(node, len(X), len(Y), rows, cols, w)
+        self.solves += 1
+        self.statuses.append(res.status)
+        return float(res.objective), res
+
+    def _closed_form(self, node: Match, el: Eq, X, Y, want_alignment: bool, t0: float):
+        kx = [el.hash_key(v) for v in X]
+        ky = [el.hash_key(v) for v in Y]
+        cx, cy = Counter(kx), Counter(ky)
+        if node.constraint == "1:1":
+            value = float(sum(min(n, cy[k]) for k, n in cx.items() if k in cy))
+        else:
+            value = float(sum(n * cy[k] for k, n in cx.items() if k in cy))
+        al = None
+        if want_alignment:
+            where = defaultdict(list)
+            for j, k in enumerate(ky):
+                where[k].append(j)
+            pairs, used = [], Counter()
+            for i, k in enumerate(kx):
+                js = where.get(k, ())
+                if node.constraint == "1:1":
+                    if used[k] < len(js):
+                        pairs.append((i, js[used[k]]))
+                        used[k] += 1
+                else:
+                    pairs += [(i, j) for j in js]
+            al = np.array(sorted(pairs), dtype=np.int64).reshape(-1, 2)
+        status = Status.OPTIMAL if self.method == "exact" else Status.FEASIBLE
+        bound = value if self.method == "exact" else None
+        res = Result(status, value, bound, al, self.method, time.perf_counter() - t0,
+                     details={"algorithm": "closed form (multiset intersection)"})
+        self.statuses.append(status)
+        return value, res
+
+    def _candidates(self, el, X: list, Y: list) -> tuple[np.ndarray, np.ndarray]:
+        nx, ny = len(X), len(Y)
+        if self.method == "brute" or not nx or not ny:
+            r, c = np.divmod(np.arange(nx * ny, dtype=np.int64), max(ny, 1))
+            return r, c
+        if el.has_hash_key():
+            index = defaultdict(list)
+            for i, v in enumerate(X):
+                index[el.hash_key(v)].append(i)
+            pairs = [(i, j) for j, v in enumerate(Y) for i in index.get(el.hash_key(v), ())]
+        elif el.has_tokens():
+            index = defaultdict(set)
+            for i, v in enumerate(X):
+                for t in el.tokens(v):
+                    index[t].add(i)
+            pairs = []
+            for j, v in enumerate(Y):
+                hit = set()
+                for t in el.tokens(v):
+                    hit |= index.get(t, set())
+                pairs += [(i, j) for i in hit]
+        else:
+            r, c = np.divmod(np.arange(nx * ny, dtype=np.int64), ny)
+            return r, c
+        if not pairs:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        p = np.array(sorted(pairs), dtype=np.int64)
+        return p[:, 0], p[:, 1]
+
+    def _solve(self, node: Match, nx: int, ny: int, rows, cols, w) -> Result:
+        from ..problems import bipartite
+
+        inst = bipartite.BipartiteInstance(nx, ny, rows, cols, w, node.constraint)
+        if node.order == "sequence":
+            from ..problems import monotone
+
+            minst = monotone.MonotoneInstance(monotone.Order.sequence(nx),
+                                              monotone.Order.sequence(ny), inst)
+            method = {"exact": "exact", "greedy": "greedy", "brute": "brute"}[self.method]
+            return monotone.solve(minst, method, seed=self.seed)
+        return bipartite.solve(inst, self.method)
+
+    # -- latent variables ----------------------------------------------------------------------
+    def latent(self, node: Latent, x, y) -> Outcome:
+        value, res = self._latent_raw(node, x, y)
+        sx = sy = None
+        if node.normalizer != "none":
+            sx = self._latent_self(node, x)
+            sy = self._latent_self(node, y)
+        return Outcome(value, normalize(node.normalizer, value, sx, sy), sx, sy, res)
+
+    def _latent_self(self, node: Latent, x) -> float:
+        key = (id(node), id(x), None)
+        hit = self._self.get(key)
+        if hit is not None and hit[0] is x:
+            return hit[1]
+        value = float(len(set(_triples(node, x)[0])))  # the identity mapping matches all
+        self._self[key] = (x, value)
+        return value
+
+    def _latent_raw(self, node: Latent, x, y):
+        from ..problems import latent
+
+        inst, constant = latent_instance(node, x, y)
+        method = {"exact": "exact", "greedy": "hillclimb", "brute": "brute"}[self.method]
+        res = latent.solve(inst, method, seed=self.seed)
+        self.solves += 1
+        self.statuses.append(res.status)
+        obj = float(res.objective) + constant
+        bound = None if res.bound is None else float(res.bound) + constant
+        return obj, res.replace(objective=obj, bound=bound)
+
+    def worst(self) -> Status:
+        return worst_status(self.statuses) if self.statuses else Status.OPTIMAL
+
+
+def _triples(node: Latent, x) -> tuple[list, set]:
+    triples = get_field(x, node.triples)
+    variables = get_field(x, node.variables)
+    variables = {freeze(v) for v in variables}
+    out = []
+    for t in triples:
+        t = freeze(t)
+        if not isinstance(t, tuple) or len(t) != 3:
+            from ..core.errors import InputError
+
+            raise InputError(f"a triple is [relation, source, target], not {t!r}")
+        out.append(t)
+    return out, variables
+
+
+def latent_instance(node: Latent, ref, pred):
+    """The :class:`~exactalign.problems.latent_pure.LatentInstance` of two triple sets (left:
+    predicted, right: reference, as :mod:`exactalign.metrics.smatch` builds it), plus the
+    number of variable-free triples both sides state (matched under every mapping).
+    Duplicate triples count once."""
+    from ..problems.latent_pure import LatentInstance
+
+    def side(x):
+        triples, variables = _triples(node, x)
+        names = sorted(variables, key=repr)
+        index = {v: k for k, v in enumerate(names)}
+        unary, binary, const = [], [], set()
+        for rel, a, b in dict.fromkeys(triples):
+            if a in index and b in index:
+                binary.append((rel, index[a], index[b]))
+            elif a in index:
+                unary.append(((rel, "->", b), index[a]))
+            elif b in index:
+                unary.append(((rel, "<-", a), index[b]))
+            else:
+                const.add((rel, a, b))
+        return len(names), unary, binary, const
+
+    nl, lu, lb, lc = side(pred)
+    nr, ru, rb, rc = side(ref)
+    return LatentInstance(nl, nr, lu, lb, ru, rb), float(len(lc & rc))

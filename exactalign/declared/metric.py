@@ -1,0 +1,303 @@
+"""A declared metric: a matching declaration at the root, normalised into precision, recall and
+F1 per document, averaged over a corpus.
+
+    >>> from exactalign.declared import Metric, Match, Record, Span, Eq
+    >>> triggers = Metric(Match(Record({"span": Span(), "type": Eq()})), field="events",
+    ...                   name="trigger classification")
+    >>> gold = [{"events": [{"span": [0, 1], "type": "Attack"}, {"span": [4, 5], "type": "Die"}]}]
+    >>> pred = [{"events": [{"span": [0, 1], "type": "Attack"}]}]
+    >>> r = triggers.compute(pred, gold)
+    >>> (r.score.precision, r.score.recall)
+    (1.0, 0.5)
+    >>> r.status.value
+    'optimal'
+
+The root's score ``S(X, Y)`` over the self-scores gives the counts of a
+:class:`~exactalign.metrics.aggregation.PRF` (recall ``S / S(X, X)``, precision
+``S / S(Y, Y)``), so micro-averaging sums counts and macro-averaging averages the per-document
+ratios exactly as every other exactalign metric does. A declaration with a ``directional``
+normaliser inside (B³) is evaluated twice, once per direction.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..core.errors import InputError, VerificationError
+from ..core.result import Result, Status, close, relative_gap, worst_status
+from ..metrics.aggregation import PRF, macro
+from .engine import METHODS, Evaluator, Outcome
+from .nodes import Latent, Match, Node, from_dict, resolve_callable
+
+AVERAGES = ("micro", "macro")
+
+
+@dataclass(frozen=True)
+class DocumentScore:
+    """One document: its counts, and per direction the verified root solve."""
+
+    id: str
+    prf: PRF
+    results: tuple[Result, ...]
+
+    @property
+    def status(self) -> Status:
+        return worst_status([r.status for r in self.results])
+
+    @property
+    def bound(self) -> float | None:
+        """Upper bound on the root score ``S(X, Y)`` (None when the method proves nothing)."""
+        bounds = [r.bound for r in self.results]
+        return None if any(b is None for b in bounds) else max(bounds)
+
+    def to_dict(self, alignment: bool = False) -> dict:
+        d = {"id": self.id, **self.prf.to_dict(), "status": self.status.value}
+        d["solves"] = [r.to_dict(alignment=alignment) for r in self.results]
+        return d
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """What :meth:`Metric.compute` returns and ``exactalign score --json`` prints."""
+
+    metric: str
+    method: str
+    average: str
+    spec: dict
+    documents: tuple[DocumentScore, ...]
+    wall_time: float
+
+    @property
+    def score(self) -> PRF:
+        """Micro-averaged counts (sum over documents)."""
+        total = PRF()
+        for d in self.documents:
+            total = total + d.prf
+        return total
+
+    @property
+    def macro(self) -> dict:
+        return macro(d.prf for d in self.documents)
+
+    @property
+    def status(self) -> Status:
+        return worst_status([d.status for d in self.documents]) if self.documents \
+            else Status.OPTIMAL
+
+    @property
+    def proven_optimal(self) -> bool:
+        return self.status is Status.OPTIMAL
+
+    @property
+    def value(self) -> float:
+        """The headline number: micro F1, or the mean per-document F1 under ``macro``."""
+        return self.score.f1 if self.average == "micro" else self.macro["f1"]
+
+    @property
+    def f1_bound(self) -> float | None:
+        """A proven upper bound on micro F1 (every document's root score at its bound)."""
+        if self.average != "micro" or any(d.bound is None for d in self.documents):
+            return None
+        s = self.score
+        rgain = pgain = 0.0
+        for d in self.documents:
+            rec, pre = d.results[0], d.results[-1]
+            rgain += rec.bound - (rec.objective or 0.0)
+            pgain += pre.bound - (pre.objective or 0.0)
+        r = (s.recall_num + rgain) / s.recall_den if s.recall_den else 0.0
+        p = (s.precision_num + pgain) / s.precision_den if s.precision_den else 0.0
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def solve_summary(self) -> dict:
+        """The corpus as one solve (the keys of ``Result.to_dict()``): ``objective`` and
+        ``bound`` sum the root matching scores of every document (and direction)."""
+        results = [r for d in self.documents for r in d.results]
+        objective = sum(r.objective or 0.0 for r in results)
+        bounds = [r.bound for r in results]
+        bound = None if any(b is None for b in bounds) else float(sum(bounds))
+        backends = sorted({r.backend for r in results if r.backend})
+        return {"status": self.status.value, "proven_optimal": self.proven_optimal,
+                "objective": objective, "bound": bound,
+                "gap": relative_gap(objective, bound), "method": self.method,
+                "backend": "+".join(backends) or None, "wall_time": self.wall_time,
+                "nodes": None, "seed": None, "solver_version": None,
+                "components": len(results), "presolve": None,
+                "fallback": [dict(a) for r in results for a in r.fallback]}
+
+    def to_dict(self, documents: bool = True, alignment: bool = False) -> dict:
+        d = {"metric": self.metric, "average": self.average, **self.solve_summary(),
+             "value": self.value, "micro": self.score.to_dict(), "macro": self.macro,
+             "f1_bound": self.f1_bound, "n_documents": len(self.documents), "spec": self.spec}
+        if documents:
+            d["documents"] = [doc.to_dict(alignment) for doc in self.documents]
+        return d
+
+
+class Metric:
+    """A metric declared once and computed exactly, by its greedy twin, or by brute force.
+
+    ``spec``: the root declaration, a :class:`~exactalign.declared.nodes.Match` (or
+    :class:`~exactalign.declared.nodes.Latent`); its normaliser only names the headline, since
+    the result carries precision, recall and F1. ``field``: where a document keeps the
+    collection the root matches (``None``: the document is the collection). ``average``:
+    ``micro`` (sum counts over documents) or ``macro``."""
+
+    def __init__(self, spec: Node, *, field: str | None = None, name: str | None = None,
+                 average: str = "micro", transform: Callable | str | None = None):
+        if not isinstance(spec, Match | Latent):
+            raise InputError("the root of a metric must be a match (or a latent triple "
+                             f"matching), not a {spec.kind}")
+        if average not in AVERAGES:
+            raise InputError(f"average must be 'micro' or 'macro', not {average!r}")
+        if isinstance(spec, Match) and spec.normalizer == "directional":
+            raise InputError("the root's normalizer cannot be 'directional' (the root gives "
+                             "precision, recall and F1 anyway)")
+        self.spec = spec
+        self.field = field
+        self.name = name or "declared"
+        self.average = average
+        self.transform_ref = transform if isinstance(transform, str) else None
+        self.transform = resolve_callable(transform) if isinstance(transform, str) else transform
+        self.directional = any(isinstance(n, Match) and n.normalizer == "directional"
+                               for n in spec.walk())
+
+    # -- construction from files ---------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, d: Mapping, where: str = "metric") -> Metric:
+        if not isinstance(d, Mapping):
+            raise InputError(f"{where}: a metric is a table, not {d!r}")
+        d = dict(d)
+        spec = d.pop("spec", None)
+        if spec is None:
+            raise InputError(f"{where}: no 'spec' (the root similarity)")
+        unknown = set(d) - {"name", "field", "average", "transform"}
+        if unknown:
+            raise InputError(f"{where}: unknown keys {sorted(unknown)}; a metric has "
+                             "name, field, average, transform and spec")
+        return cls(from_dict(spec, f"{where}.spec"), field=d.get("field"),
+                   name=d.get("name"), average=d.get("average", "micro"),
+                   transform=d.get("transform"))
+
+    def to_dict(self) -> dict:
+        d: dict = {"name": self.name}
+        if self.field is not None:
+            d["field"] = self.field
+        d["average"] = self.average
+        if self.transform is not None:
+            d["transform"] = self.transform_ref or _qualname(self.transform)
+        d["spec"] = self.spec.to_dict()
+        return d
+
+    def __repr__(self) -> str:
+        return f"Metric({self.name!r}, {json.dumps(self.to_dict()['spec'])})"
+
+    # -- computing -------------------------------------------------------------------------------
+    def _root(self, doc):
+        root = self._field(doc)
+        if self.transform is None:
+            return root
+        try:
+            return self.transform(root)
+        except InputError:
+            raise
+        except Exception as e:
+            raise InputError(f"transform {self.transform_ref or _qualname(self.transform)} "
+                             f"failed: {type(e).__name__}: {e}") from None
+
+    def _field(self, doc):
+        if self.field is None:
+            return doc
+        if not isinstance(doc, Mapping):
+            raise InputError(f"a document must be a table with a {self.field!r} field, not "
+                             f"{type(doc).__name__}")
+        if self.field not in doc:
+            raise InputError(f"a document has no {self.field!r} field (keys: "
+                             f"{', '.join(map(str, doc)) or 'none'})")
+        return doc[self.field]
+
+    def score_document(self, prediction, reference, method: str = "exact", *, seed: int = 0,
+                       doc_id: str = "0") -> DocumentScore:
+        """One document's counts (:class:`DocumentScore`)."""
+        if method not in METHODS:
+            raise InputError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
+        ref, pred = self._root(reference), self._root(prediction)
+        directions = ("recall", "precision") if self.directional else (None,)
+        outs = []
+        for direction in directions:
+            ev = Evaluator(method, direction, seed)
+            if isinstance(self.spec, Match):
+                out = ev.match(self.spec, ref, pred, want_alignment=True)
+                sx = ev.self_score(self.spec, ref)
+                sy = ev.self_score(self.spec, pred)
+            else:
+                out = ev.latent(self.spec, ref, pred)
+                sx, sy = ev._latent_self(self.spec, ref), ev._latent_self(self.spec, pred)
+            out = Outcome(out.value, out.normalized, sx, sy, _with_status(out.result, ev))
+            self._verify(out, ref, pred, direction, seed)
+            outs.append(out)
+        if self.directional:
+            rec, pre = outs
+            prf = PRF(rec.value, rec.self_ref, pre.value, pre.self_pred)
+        else:
+            (o,) = outs
+            prf = PRF(o.value, o.self_ref, o.value, o.self_pred)
+        return DocumentScore(str(doc_id), prf, tuple(o.result for o in outs))
+
+    def _verify(self, out: Outcome, ref, pred, direction, seed) -> None:
+        """Recompute the root score from the returned alignment, pair by pair, through the
+        declaration's plain similarity (no candidate index, no special algorithm)."""
+        res = out.result
+        if not isinstance(self.spec, Match) or res.alignment is None:
+            return
+        X, Y = self.spec.items(ref), self.spec.items(pred)
+        check = Evaluator("exact" if res.method != "greedy" else "greedy", direction, seed)
+        total = math.fsum(self.spec.element.sim(X[i], Y[j], check)
+                          for i, j in res.alignment.tolist())
+        if not close(total, out.value):
+            raise VerificationError(f"the alignment of metric {self.name!r} scores {total!r} "
+                                    f"pair by pair but the matching reported {out.value!r}")
+        if res.bound is not None and res.bound < out.value - 1e-6 * max(1.0, out.value):
+            raise VerificationError(f"metric {self.name!r}: bound {res.bound!r} below the "
+                                    f"objective {out.value!r}")
+
+    def compute(self, predictions, references, method: str = "exact", *, seed: int = 0,
+                ids: Sequence[str] | None = None) -> MetricResult:
+        """Score a corpus: ``predictions[k]`` against ``references[k]`` (documents, paired by
+        position; ``ids`` names them). Returns a :class:`MetricResult` -- the object whose
+        ``to_dict()`` the command line prints with ``--json``."""
+        predictions, references = list(predictions), list(references)
+        if len(predictions) != len(references):
+            raise InputError(f"{len(predictions)} predicted documents but "
+                             f"{len(references)} reference documents")
+        if ids is not None and len(ids) != len(references):
+            raise InputError(f"{len(ids)} ids for {len(references)} documents")
+        t0 = time.perf_counter()
+        docs = []
+        for k, (p, r) in enumerate(zip(predictions, references, strict=True)):
+            doc_id = ids[k] if ids is not None else str(k)
+            try:
+                docs.append(self.score_document(p, r, method, seed=seed, doc_id=doc_id))
+            except InputError as e:
+                raise InputError(f"document {doc_id}: {e.message}", path=e.path,
+                                 line=e.line) from None
+        return MetricResult(self.name, method, self.average, self.to_dict(), tuple(docs),
+                            time.perf_counter() - t0)
+
+
+def _qualname(fn) -> str:
+    return f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', repr(fn))}"
+
+
+def _with_status(res: Result, ev: Evaluator) -> Result:
+    """The root result carries the worst status met anywhere below it (a nested level that was
+    not proven optimal leaves the root unproven, whatever the root's own solve says)."""
+    status = worst_status([res.status, ev.worst()])
+    bound = res.bound if status is Status.OPTIMAL or res.bound is None else res.bound
+    if status is not Status.OPTIMAL and ev.method == "exact" and status is not res.status:
+        bound = None  # the root's bound assumed exact inner weights
+    return res.replace(status=status, bound=bound,
+                       details={**dict(res.details), "solves": ev.solves})

@@ -1,0 +1,604 @@
+"""The similarity algebra of Chen et al. (2023), "A Unified View of Evaluation Metrics for
+Structured Prediction", as declarations.
+
+A declaration is a tree of nodes; every node is a similarity ``phi(x, y) >= 0`` between a
+reference object ``x`` and a predicted object ``y``:
+
+=====================  ==========================================================================
+node                   similarity
+=====================  ==========================================================================
+:class:`Eq`            discrete: ``[x == y]`` (Eq. 1), optionally of one field of the objects
+:class:`Span`          offsets ``(start, end)``: exact match, overlap, Dice or Jaccard, with an
+                       optional threshold (SciREX: Jaccard > 0.5)
+:class:`Hierarchy`     a type path (``"Conflict.Attack"``): the depth of the deepest common prefix
+                       over the number of levels (the partial credit of §6)
+:class:`Func`          any user callable ``f(x, y) -> float >= 0``
+:class:`Record`        product similarity of named fields (Eq. 2; ``combine="sum"`` for a weighted
+                       sum instead)
+:class:`Match`         the matching score of two collections (Eq. 13): the best total similarity
+                       of a matching under a constraint (``1:1``, ``1:N``, ``N:1``, ``N:N``,
+                       reference:predicted), optionally order-preserving (``order="sequence"``,
+                       §5), normalised by precision, recall, F1, Fβ or Jaccard (Eqs. 4-7) --
+                       nested, it is the similarity of an outer pair (Eq. 16)
+:class:`Latent`        triples with variables matched under one consistent 1:1 variable mapping
+                       (§4, Smatch generalised to any triple set)
+=====================  ==========================================================================
+
+Normalisers follow the paper: with ``S(X, Y)`` the matching score, precision is
+``S(X, Y) / S(Y, Y)``, recall ``S(X, Y) / S(X, X)``, F1 ``2 S(X, Y) / (S(X, X) + S(Y, Y))`` and
+Jaccard ``S / (S(X, X) + S(Y, Y) - S)``: the self-scores are matchings too, so unnormalised inner
+similarities (CEAFm's ``|k ∩ r|``, MUC's links) give the right denominators. ``"directional"``
+takes the direction of the outer score being computed (B³: recall-normalised entities inside the
+recall, precision-normalised inside the precision).
+
+Every node also says which pairs can have a positive similarity (:meth:`Node.hash_key`,
+:meth:`Node.tokens`), so a matching only looks at candidate pairs instead of all
+``|X| x |Y|`` -- the reason a nested metric over a thousand mentions costs milliseconds.
+Evaluation (exact, greedy twin, brute force) is in :mod:`exactalign.declared.engine`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..core.errors import InputError
+
+#: Matching constraints, written reference:predicted (as :mod:`exactalign.problems.bipartite`).
+CONSTRAINTS = ("1:1", "1:N", "N:1", "N:N")
+#: Normalisers of a matching score.
+NORMALIZERS = ("none", "precision", "recall", "f1", "fbeta", "jaccard", "directional")
+#: Span similarity measures.
+SPAN_MEASURES = ("exact", "overlap", "dice", "jaccard")
+#: Order constraints of a matching: none, or a total order on both sides (the list order).
+ORDERS = (None, "sequence")
+
+
+def freeze(value: Any):
+    """A hashable copy of a JSON-like value (lists become tuples, dicts sorted item tuples)."""
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, freeze(v)) for k, v in value.items()))
+    if isinstance(value, set | frozenset):
+        return frozenset(freeze(v) for v in value)
+    return value
+
+
+def get_field(obj: Any, name: str | int):
+    """``obj[name]`` for mappings and sequences, ``getattr(obj, name)`` otherwise."""
+    try:
+        if isinstance(obj, Mapping) or (isinstance(name, int) and isinstance(obj, Sequence)):
+            return obj[name]
+        return getattr(obj, name)
+    except (KeyError, IndexError, AttributeError, TypeError):
+        kind = type(obj).__name__
+        raise InputError(f"a {kind} value has no field {name!r}: {_short(obj)}") from None
+
+
+def _short(obj: Any, n: int = 80) -> str:
+    text = repr(obj)
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+class Node:
+    """A similarity declaration. Subclasses define :meth:`sim` and may define :meth:`hash_key`
+    (``phi(x, y) > 0`` implies equal keys) or :meth:`tokens` (``phi(x, y) > 0`` implies the two
+    token sets intersect); both return ``None`` when they cannot say."""
+
+    kind = "node"
+    #: True when phi(x, y) <= 1 for every pair (a proper similarity).
+    bounded = True
+
+    def sim(self, x, y, ev) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def hash_key(self, x):
+        return None
+
+    def has_hash_key(self) -> bool:
+        return False
+
+    def tokens(self, x):
+        return None
+
+    def has_tokens(self) -> bool:
+        return False
+
+    def children(self) -> tuple[Node, ...]:
+        return ()
+
+    def to_dict(self) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def walk(self):
+        yield self
+        for c in self.children():
+            yield from c.walk()
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "type")
+        return f"{type(self).__name__}({args})"
+
+    def __eq__(self, other) -> bool:
+        return type(self) is type(other) and self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+
+class Eq(Node):
+    """Discrete similarity ``[x == y]`` (of ``x[field]`` and ``y[field]`` when ``field`` is
+    given). Lists compare as tuples, so JSON spans ``[3, 5]`` are equal values."""
+
+    kind = "eq"
+
+    def __init__(self, field: str | int | None = None):
+        self.field = field
+
+    def _value(self, x):
+        return freeze(x if self.field is None else get_field(x, self.field))
+
+    def sim(self, x, y, ev) -> float:
+        return 1.0 if self._value(x) == self._value(y) else 0.0
+
+    def hash_key(self, x):
+        return self._value(x)
+
+    def has_hash_key(self) -> bool:
+        return True
+
+    def to_dict(self) -> dict:
+        d = {"type": "eq"}
+        if self.field is not None:
+            d["field"] = self.field
+        return d
+
+
+def _span(value, inclusive: bool) -> tuple[int, int]:
+    if isinstance(value, Mapping):
+        value = (value.get("start"), value.get("end"))
+    try:
+        start, end = value
+        start, end = int(start), int(end)
+    except (TypeError, ValueError):
+        raise InputError(f"a span must be [start, end] integers, not {_short(value)}") from None
+    if inclusive:
+        end += 1
+    if end < start:
+        raise InputError(f"span {_short(value)} ends before it starts")
+    return start, end
+
+
+class Span(Node):
+    """Similarity of two offset spans ``[start, end)`` (``inclusive=True``: ``[start, end]``).
+
+    ``measure``: ``exact`` (both boundaries equal), ``overlap`` (any common offset), ``dice``
+    (``2|x ∩ y| / (|x| + |y|)``) or ``jaccard`` (``|x ∩ y| / |x ∪ y|``). With ``threshold``
+    ``t``, a value not above ``t`` becomes 0 (SciREX: Jaccard > 0.5); ``binary=True`` then
+    turns every kept value into 1."""
+
+    kind = "span"
+
+    def __init__(self, measure: str = "exact", threshold: float | None = None,
+                 binary: bool = False, inclusive: bool = False, field: str | None = None):
+        if measure not in SPAN_MEASURES:
+            raise InputError(f"unknown span measure {measure!r}; choose one of "
+                             + ", ".join(SPAN_MEASURES))
+        if threshold is not None and not (0.0 <= float(threshold) < 1.0):
+            raise InputError(f"a span threshold must be in [0, 1), not {threshold!r}")
+        self.measure = measure
+        self.threshold = None if threshold is None else float(threshold)
+        self.binary = bool(binary)
+        self.inclusive = bool(inclusive)
+        self.field = field
+
+    def _span(self, x):
+        return _span(x if self.field is None else get_field(x, self.field), self.inclusive)
+
+    def sim(self, x, y, ev) -> float:
+        a, b = self._span(x), self._span(y)
+        if self.measure == "exact":
+            return 1.0 if a == b else 0.0
+        inter = max(0, min(a[1], b[1]) - max(a[0], b[0]))
+        if self.measure == "overlap":
+            value = 1.0 if inter > 0 or a == b else 0.0
+        elif self.measure == "dice":
+            total = (a[1] - a[0]) + (b[1] - b[0])
+            value = 2.0 * inter / total if total else float(a == b)
+        else:
+            union = (a[1] - a[0]) + (b[1] - b[0]) - inter
+            value = inter / union if union else float(a == b)
+        if self.threshold is not None and value <= self.threshold:
+            return 0.0
+        return 1.0 if self.binary and value > 0 else value
+
+    def hash_key(self, x):
+        return self._span(x) if self.measure == "exact" else None
+
+    def has_hash_key(self) -> bool:
+        return self.measure == "exact"
+
+    def tokens(self, x):
+        start, end = self._span(x)
+        return range(start, end) if end > start else (("empty", start),)
+
+    def has_tokens(self) -> bool:
+        return self.measure != "exact"
+
+    def to_dict(self) -> dict:
+        d: dict = {"type": "span", "measure": self.measure}
+        if self.threshold is not None:
+            d["threshold"] = self.threshold
+        if self.binary:
+            d["binary"] = True
+        if self.inclusive:
+            d["inclusive"] = True
+        if self.field is not None:
+            d["field"] = self.field
+        return d
+
+
+class Hierarchy(Node):
+    """Partial credit for hierarchical types (§6): a type is a path of levels (a list, or a string
+    split at ``sep``); ``phi = (length of the longest common prefix) / L``, with ``L`` = ``levels``
+    when given, else the longer of the two paths (so ``phi(x, x) = 1``). Zero unless the top
+    levels agree."""
+
+    kind = "hierarchy"
+
+    def __init__(self, sep: str = ".", levels: int | None = None, field: str | None = None):
+        if levels is not None and int(levels) < 1:
+            raise InputError(f"levels must be >= 1, not {levels!r}")
+        self.sep = sep
+        self.levels = None if levels is None else int(levels)
+        self.field = field
+
+    def _path(self, x) -> tuple:
+        v = x if self.field is None else get_field(x, self.field)
+        if isinstance(v, str):
+            return tuple(v.split(self.sep)) if v else ()
+        return tuple(freeze(v))
+
+    def sim(self, x, y, ev) -> float:
+        a, b = self._path(x), self._path(y)
+        common = 0
+        for u, v in zip(a, b, strict=False):
+            if u != v:
+                break
+            common += 1
+        depth = self.levels or max(len(a), len(b))
+        return common / depth if depth else 0.0
+
+    def hash_key(self, x):
+        p = self._path(x)
+        return p[0] if p else ()
+
+    def has_hash_key(self) -> bool:
+        return True
+
+    def to_dict(self) -> dict:
+        d: dict = {"type": "hierarchy", "sep": self.sep}
+        if self.levels is not None:
+            d["levels"] = self.levels
+        if self.field is not None:
+            d["field"] = self.field
+        return d
+
+
+def resolve_callable(ref: str) -> Callable:
+    """``"package.module:function"`` -> the function (the form spec files use)."""
+    if not isinstance(ref, str) or ":" not in ref:
+        raise InputError(f"a function is named 'module:function', not {ref!r}")
+    module, _, name = ref.partition(":")
+    try:
+        obj = importlib.import_module(module)
+    except ImportError as e:
+        raise InputError(f"cannot import {module!r} for {ref!r}: {e}") from None
+    for part in name.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise InputError(f"{module!r} has no {name!r} (from {ref!r})") from None
+    if not callable(obj):
+        raise InputError(f"{ref!r} is not callable")
+    return obj
+
+
+def _importable_name(fn) -> str | None:
+    """``module:qualname`` of a module-level function (what a spec file can name), else None."""
+    module, qual = getattr(fn, "__module__", None), getattr(fn, "__qualname__", "")
+    if not module or not qual or "<" in qual:
+        return None
+    return f"{module}:{qual}"
+
+
+class Func(Node):
+    """A user similarity ``fn(x, y) -> float >= 0``. ``fn`` may be a callable or a
+    ``"module:function"`` name. ``shares_element=True`` promises that ``fn(x, y) == 0`` whenever
+    the collections ``x`` and ``y`` have no element in common (MUC's link similarity), so only
+    such pairs are evaluated. ``bounded=False`` declares values above 1 (unnormalised)."""
+
+    kind = "func"
+
+    def __init__(self, fn: Callable | str, name: str | None = None,
+                 shares_element: bool = False, bounded: bool = True):
+        self.ref = fn if isinstance(fn, str) else _importable_name(fn)
+        self.fn = resolve_callable(fn) if isinstance(fn, str) else fn
+        if not callable(self.fn):
+            raise InputError(f"Func needs a callable, not {fn!r}")
+        self.name = name or self.ref or getattr(self.fn, "__qualname__", repr(self.fn))
+        self.shares_element = bool(shares_element)
+        self.bounded = bool(bounded)
+
+    def sim(self, x, y, ev) -> float:
+        try:
+            v = float(self.fn(x, y))
+        except InputError:
+            raise
+        except Exception as e:  # a user function failing is an input problem, said once
+            raise InputError(f"similarity {self.name} failed on ({_short(x, 40)}, "
+                             f"{_short(y, 40)}): {type(e).__name__}: {e}") from None
+        if not math.isfinite(v) or v < 0:
+            raise InputError(f"similarity {self.name} returned {v!r} for ({_short(x, 40)}, "
+                             f"{_short(y, 40)}); similarities must be finite and >= 0")
+        return v
+
+    def tokens(self, x):
+        return {freeze(e) for e in x} if self.shares_element else None
+
+    def has_tokens(self) -> bool:
+        return self.shares_element
+
+    def to_dict(self) -> dict:
+        d: dict = {"type": "func", "fn": self.ref or self.name}
+        if self.shares_element:
+            d["shares_element"] = True
+        if not self.bounded:
+            d["bounded"] = False
+        return d
+
+
+class Record(Node):
+    """Product similarity of named fields (Chen et al. Eq. 2): ``phi(x, y) = prod_f
+    phi_f(x.f, y.f)``; a field given as ``None`` (or ``...``) compares by equality.
+    ``combine="sum"`` gives the weighted sum ``sum_f w_f phi_f`` instead (``weights`` default 1).
+    Fields are evaluated in the order given and a product stops at the first zero, so cheap
+    fields first make nested ones rare."""
+
+    kind = "record"
+
+    def __init__(self, fields: Mapping[str | int, Node | None], combine: str = "product",
+                 weights: Mapping[str | int, float] | None = None):
+        if not fields:
+            raise InputError("a Record needs at least one field")
+        if combine not in ("product", "sum"):
+            raise InputError(f"Record combine must be 'product' or 'sum', not {combine!r}")
+        self.fields = {k: (Eq() if (v is None or v is Ellipsis) else v)
+                       for k, v in fields.items()}
+        for k, v in self.fields.items():
+            if not isinstance(v, Node):
+                raise InputError(f"field {k!r} of a Record must be a similarity node, not {v!r}")
+        self.combine = combine
+        weights = dict(weights or {})
+        unknown = set(weights) - set(self.fields)
+        if unknown:
+            raise InputError(f"weights name fields the Record does not have: {sorted(unknown)}")
+        if combine == "product" and weights:
+            raise InputError("weights apply to combine='sum' only")
+        self.weights = {k: float(weights.get(k, 1.0)) for k in self.fields}
+        if any(w < 0 or not math.isfinite(w) for w in self.weights.values()):
+            raise InputError("field weights must be finite and >= 0")
+        self.bounded = (all(v.bounded for v in self.fields.values()) if combine == "product"
+                        else all(v.bounded for v in self.fields.values())
+                        and sum(self.weights.values()) <= 1.0)
+
+    def sim(self, x, y, ev) -> float:
+        if self.combine == "product":
+            value = 1.0
+            for name, node in self.fields.items():
+                value *= node.sim(get_field(x, name), get_field(y, name), ev)
+                if value == 0.0:
+                    return 0.0
+            return value
+        return sum(w * node.sim(get_field(x, name), get_field(y, name), ev)
+                   for (name, node), w in zip(self.fields.items(), self.weights.values(),
+                                              strict=True) if w)
+
+    def _keyed(self):
+        return [(n, f) for n, f in self.fields.items() if f.has_hash_key()]
+
+    def has_hash_key(self) -> bool:
+        return self.combine == "product" and bool(self._keyed())
+
+    def hash_key(self, x):
+        if not self.has_hash_key():
+            return None
+        return tuple(f.hash_key(get_field(x, n)) for n, f in self._keyed())
+
+    def has_tokens(self) -> bool:
+        return self.combine == "product" and any(f.has_tokens() for f in self.fields.values())
+
+    def tokens(self, x):
+        if self.combine != "product":
+            return None
+        for n, f in self.fields.items():
+            if f.has_tokens():
+                return f.tokens(get_field(x, n))
+        return None
+
+    def children(self) -> tuple[Node, ...]:
+        return tuple(self.fields.values())
+
+    def to_dict(self) -> dict:
+        d: dict = {"type": "record",
+                   "fields": {str(k): v.to_dict() for k, v in self.fields.items()}}
+        if self.combine != "product":
+            d["combine"] = self.combine
+            d["weights"] = {str(k): w for k, w in self.weights.items()}
+        return d
+
+
+class Match(Node):
+    """The matching score of two collections (Chen et al. Eq. 13), normalised (Eqs. 4-7).
+
+    ``element``: the similarity of two elements. ``constraint``: ``1:1`` (partial bijection),
+    ``1:N`` (a reference element may match several predicted ones, each predicted at most one),
+    ``N:1`` (the converse) or ``N:N``. ``order="sequence"``: the matching must also preserve
+    the order of the two lists (weighted LCS, §5). ``normalizer``: ``none`` (the raw score, an
+    unnormalised similarity), ``precision``, ``recall``, ``f1``, ``fbeta`` (with ``beta``),
+    ``jaccard``, or ``directional`` (recall inside a recall, precision inside a precision; B³).
+    ``field``: match ``x[field]`` with ``y[field]`` (a collection inside a record).
+    ``threshold`` / ``minimum`` / ``binary``: as a nested similarity, the normalised score is
+    kept only above ``threshold`` / at least ``minimum``, and counts 1 when ``binary``
+    (CEAF-REE's ``p ⊆ g``: precision-normalised, minimum 1, binary; SciREX's entity match:
+    recall-normalised, threshold 0.5, binary)."""
+
+    kind = "match"
+
+    def __init__(self, element: Node | None = None, constraint: str = "1:1",
+                 normalizer: str = "none", beta: float = 1.0, order: str | None = None,
+                 field: str | None = None, threshold: float | None = None,
+                 minimum: float | None = None, binary: bool = False):
+        element = Eq() if (element is None or element is Ellipsis) else element
+        if not isinstance(element, Node):
+            raise InputError(f"a Match element must be a similarity node, not {element!r}")
+        if constraint not in CONSTRAINTS:
+            raise InputError(f"unknown matching constraint {constraint!r}; choose one of "
+                             + ", ".join(CONSTRAINTS))
+        if normalizer not in NORMALIZERS:
+            raise InputError(f"unknown normalizer {normalizer!r}; choose one of "
+                             + ", ".join(NORMALIZERS))
+        if order not in ORDERS:
+            raise InputError(f"unknown order {order!r}; choose 'sequence' or leave it out")
+        if order == "sequence" and constraint == "N:N":
+            raise InputError("an order-preserving matching cannot be N:N")
+        if not (float(beta) > 0 and math.isfinite(float(beta))):
+            raise InputError(f"beta must be > 0, not {beta!r}")
+        self.element = element
+        self.constraint = constraint
+        self.normalizer = normalizer
+        self.beta = float(beta)
+        self.order = order
+        self.field = field
+        self.threshold = None if threshold is None else float(threshold)
+        self.minimum = None if minimum is None else float(minimum)
+        self.binary = bool(binary)
+        self.bounded = normalizer != "none" or self.binary
+
+    def cut(self, value: float) -> float:
+        """``threshold`` (keep values above it), ``minimum`` (keep values at least it) and
+        ``binary`` (a kept value counts 1) applied to a normalised score."""
+        if self.threshold is not None and value <= self.threshold:
+            return 0.0
+        if self.minimum is not None and value < self.minimum - 1e-12:
+            return 0.0
+        return 1.0 if self.binary and value > 0 else value
+
+    def items(self, x) -> list:
+        v = x if self.field is None else get_field(x, self.field)
+        if isinstance(v, str | bytes) or not isinstance(v, Sequence | set | frozenset):
+            raise InputError(f"a Match compares collections (lists), not {_short(v)}")
+        return list(v)
+
+    def sim(self, x, y, ev) -> float:
+        return self.cut(ev.match(self, x, y).normalized)
+
+    def tokens(self, x):
+        """A match is zero unless some element pair is a candidate: the elements' keys."""
+        el = self.element
+        if el.has_hash_key():
+            return {("k", el.hash_key(e)) for e in self.items(x)}
+        if el.has_tokens():
+            return {t for e in self.items(x) for t in el.tokens(e)}
+        return None
+
+    def has_tokens(self) -> bool:
+        return self.element.has_hash_key() or self.element.has_tokens()
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.element,)
+
+    def to_dict(self) -> dict:
+        d: dict = {"type": "match", "constraint": self.constraint,
+                   "normalizer": self.normalizer, "element": self.element.to_dict()}
+        if self.normalizer == "fbeta":
+            d["beta"] = self.beta
+        if self.order is not None:
+            d["order"] = self.order
+        if self.field is not None:
+            d["field"] = self.field
+        for key in ("threshold", "minimum"):
+            if getattr(self, key) is not None:
+                d[key] = getattr(self, key)
+        if self.binary:
+            d["binary"] = True
+        return d
+
+
+class Latent(Node):
+    """Triples with variables (§4): each side is a record with ``triples`` (lists
+    ``[relation, source, target]``) and ``variables`` (the names that are variables; every other
+    source/target is a constant). The score is the largest number of triples matched under one
+    1:1 mapping of reference variables to predicted variables -- Smatch's matching for any triple
+    set. Solved by :mod:`exactalign.problems.latent` (certified ILP) or its hill-climber."""
+
+    kind = "latent"
+    bounded = False
+
+    def __init__(self, triples: str = "triples", variables: str = "variables",
+                 normalizer: str = "none"):
+        if normalizer not in NORMALIZERS or normalizer == "directional":
+            raise InputError(f"unknown normalizer {normalizer!r} for Latent")
+        self.triples = triples
+        self.variables = variables
+        self.normalizer = normalizer
+        self.bounded = normalizer != "none"
+
+    def sim(self, x, y, ev) -> float:
+        return ev.latent(self, x, y).normalized
+
+    def to_dict(self) -> dict:
+        d = {"type": "latent", "triples": self.triples, "variables": self.variables}
+        if self.normalizer != "none":
+            d["normalizer"] = self.normalizer
+        return d
+
+
+NODE_TYPES: dict[str, type[Node]] = {
+    "eq": Eq, "span": Span, "hierarchy": Hierarchy, "func": Func, "record": Record,
+    "match": Match, "latent": Latent,
+}
+
+
+def from_dict(d: Any, where: str = "spec") -> Node:
+    """A node from its dict form (``{"type": "match", "element": {...}, ...}``), as spec files
+    write it. Errors name the place in the spec (``spec.element.fields.trigger``)."""
+    if d is None or d == "eq":
+        return Eq()
+    if isinstance(d, str) and d in NODE_TYPES:
+        d = {"type": d}
+    if not isinstance(d, Mapping):
+        raise InputError(f"{where}: a similarity is a table with a 'type', not {_short(d)}")
+    d = dict(d)
+    kind = d.pop("type", None)
+    if kind not in NODE_TYPES:
+        raise InputError(f"{where}: unknown similarity type {kind!r}; choose one of "
+                         + ", ".join(NODE_TYPES))
+    try:
+        if kind == "record":
+            fields = d.pop("fields", None)
+            if not isinstance(fields, Mapping):
+                raise InputError("a record needs a 'fields' table")
+            d["fields"] = {k: from_dict(v, f"{where}.fields.{k}") for k, v in fields.items()}
+        elif kind == "match":
+            d["element"] = from_dict(d.get("element"), f"{where}.element")
+        return NODE_TYPES[kind](**d)
+    except TypeError as e:
+        raise InputError(f"{where}: bad options for a {kind}: {e}") from None
+    except InputError as e:
+        if e.message.startswith(where):
+            raise
+        raise InputError(f"{where}: {e.message}") from None

@@ -1,0 +1,370 @@
+"""Declared metrics (exactalign.declared): hand-derived values, equality with the hand-built
+implementations and the official scorers on the pilot data, and the three faces of every shipped
+declaration held against each other on random tiny documents (greedy <= exact == brute force)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from exactalign.core.errors import InputError, ModelTooLargeError
+from exactalign.core.result import Status
+from exactalign.data import resolve_data_dir
+from exactalign.declared import Eq, Func, Hierarchy, Match, Metric, Span
+from exactalign.declared.library import LIBRARY
+
+
+def fr(a: int, b: int):
+    """A hand-derived fraction, compared to a float to the last bit or so."""
+    return pytest.approx(float(F(a, b)), abs=1e-15)
+
+
+def _prf(r):
+    s = r.score
+    return s.recall, s.precision, s.f1
+
+
+# --------------------------------------------------------------------------------------------
+# hand-derived values
+# --------------------------------------------------------------------------------------------
+def test_ceaf_family_by_hand():
+    gold = {"entities": [["a", "b", "c"], ["d", "e"]]}
+    pred = {"entities": [["a", "b"], ["c", "d", "e", "f"]]}
+    # CEAFm: {abc}-{ab} 2 + {de}-{cdef} 2 = 4 of 5 gold and 6 predicted mentions.
+    r = LIBRARY["coref-ceafm"]().compute([pred], [gold])
+    assert (r.score.recall_num, r.score.recall_den, r.score.precision_den) == (4, 5, 6)
+    # CEAFe: φ4 = 2|k∩r|/(|k|+|r|): {abc}-{ab} 4/5, {de}-{cdef} 4/6 (the alternative
+    # {abc}-{cdef} 2/7 + {de}-{ab} 0 is worse); over 2 gold and 2 predicted entities.
+    r = LIBRARY["coref-ceafe"]().compute([pred], [gold])
+    assert r.score.recall == pytest.approx(float((F(4, 5) + F(4, 6)) / 2), abs=1e-15)
+    assert r.status is Status.OPTIMAL
+    # MUC: links kept: {abc} split into {ab},{c}: 3-2 = 1 of 2; {de} kept whole: 1 of 1.
+    r = LIBRARY["coref-muc"]().compute([pred], [gold])
+    assert (r.score.recall_num, r.score.recall_den) == (2, 3)
+    # precision: {ab} 1 of 1; {cdef} split into {c},{de},{f}: 4-3 = 1 of 3.
+    assert (r.score.precision_num, r.score.precision_den) == (2, 4)
+    # B³ recall: a,b 2/3 each, c 1/3, d,e 2/2 each -> (2/3+2/3+1/3+1+1)/5
+    r = LIBRARY["coref-bcubed"]().compute([pred], [gold])
+    assert r.score.recall == pytest.approx(float((F(5, 3) + 2) / 5), abs=1e-15)
+    # precision: a,b 2/2, c 1/4, d,e 2/4, f 0 -> (2 + 1/4 + 1)/6
+    assert r.score.precision == pytest.approx(float((2 + F(1, 4) + 1) / 6), abs=1e-15)
+
+
+def test_events_nested_matching_by_hand():
+    gold = {"events": [
+        {"trigger": [0, 1], "type": "Attack",
+         "arguments": [{"span": [2, 3], "role": "Attacker"}, {"span": [4, 6], "role": "Target"}]},
+        {"trigger": [8, 9], "type": "Die", "arguments": [{"span": [4, 6], "role": "Victim"}]},
+    ]}
+    pred = {"events": [
+        {"trigger": [0, 1], "type": "Attack",
+         "arguments": [{"span": [2, 3], "role": "Target"}, {"span": [4, 6], "role": "Target"}]},
+        {"trigger": [8, 9], "type": "Attack", "arguments": [{"span": [4, 6], "role": "Victim"}]},
+        {"trigger": [10, 11], "type": "Die", "arguments": []},
+    ]}
+    cls = LIBRARY["event-trigger-cls"]().compute([pred], [gold])
+    assert (cls.score.recall_num, cls.score.recall_den, cls.score.precision_den) == (1, 2, 3)
+    idn = LIBRARY["event-trigger-id"]().compute([pred], [gold])
+    assert idn.score.recall_num == 2
+    # arguments count only inside events whose trigger (span and type) matches: the Attack
+    # pair; there both spans match (identification 2), one role too (classification 1).
+    aid = LIBRARY["event-argument-id"]().compute([pred], [gold])
+    assert (aid.score.recall_num, aid.score.recall_den, aid.score.precision_den) == (2, 3, 3)
+    acl = LIBRARY["event-argument-cls"]().compute([pred], [gold])
+    assert acl.score.recall_num == 1
+    hier = LIBRARY["event-trigger-hierarchical"]().compute(
+        [{"events": [{"trigger": [0, 1], "type": "Conflict.Demonstrate"}]}],
+        [{"events": [{"trigger": [0, 1], "type": "Conflict.Attack"}]}])
+    assert hier.score.recall == 0.5
+
+
+def test_relations_and_dependencies_by_hand():
+    head = {"span": [0, 2], "type": "PER"}
+    gold = {"relations": [{"type": "works_for", "head": head,
+                           "tail": {"span": [5, 6], "type": "ORG"}}]}
+    pred = {"relations": [{"type": "works_for", "head": head,
+                           "tail": {"span": [5, 6], "type": "GPE"}}]}
+    assert LIBRARY["relation-strict"]().compute([pred], [gold]).score.f1 == 0.0
+    assert LIBRARY["relation-boundary"]().compute([pred], [gold]).score.f1 == 1.0
+    gold = {"edges": [{"dep": 1, "head": 2, "label": "nsubj"}, {"dep": 2, "head": 0,
+                                                                 "label": "root"},
+                      {"dep": 3, "head": 2, "label": "obj"}]}
+    pred = {"edges": [{"dep": 1, "head": 2, "label": "obj"}, {"dep": 2, "head": 0,
+                                                                "label": "root"},
+                      {"dep": 3, "head": 1, "label": "obj"}]}
+    assert LIBRARY["dependency-uas"]().compute([pred], [gold]).score.recall == fr(2, 3)
+    assert LIBRARY["dependency-las"]().compute([pred], [gold]).score.recall == fr(1, 3)
+
+
+def test_ceaf_ree_by_hand_equals_the_template_module():
+    from exactalign.io.gtt import ROLES
+    from exactalign.metrics import templates as T
+
+    # tests/test_templates.py::test_ceaf_ree_by_hand, declared.
+    g = {"D": ((("army", "soldiers"), ("police",)),) + ((),) * 4}
+    p = {"D": ((("army",), ("police", "guard"), ("soldiers",)),) + ((),) * 4}
+    docs = [_ree_doc(g["D"], ROLES)], [_ree_doc(p["D"], ROLES)]
+    strict = LIBRARY["ceaf-ree"]().compute(docs[1], docs[0]).score
+    assert (strict.recall_num, strict.recall_den, strict.precision_den) == (1, 2, 3)
+    prop = LIBRARY["ceaf-ree-prop"]().compute(docs[1], docs[0]).score
+    assert prop.recall_num == pytest.approx(1.5)
+    assert T.ceaf_ree(g, p, "prop", "exact").overall.recall_num == pytest.approx(1.5)
+
+
+def _ree_doc(slots, roles) -> dict:
+    return {"entities": [{"role": role, "mentions": list(e)}
+                         for role, ents in zip(roles, slots, strict=True) for e in ents]}
+
+
+def test_normalizers_by_hand():
+    X, Y = ["a", "b", "c"], ["a", "b", "d", "e"]
+    got = {n: Metric(Match(Match(Eq(), normalizer=n), "1:1")).compute([[Y]], [[X]]).score
+           for n in ("precision", "recall", "f1", "jaccard")}
+    # one pair; S = 2, S(X,X) = 3, S(Y,Y) = 4
+    assert got["precision"].recall_num == fr(2, 4)
+    assert got["recall"].recall_num == fr(2, 3)
+    assert got["f1"].recall_num == pytest.approx(float(F(4, 7)), abs=1e-15)
+    assert got["jaccard"].recall_num == pytest.approx(float(F(2, 5)), abs=1e-15)
+    fb = Metric(Match(Match(Eq(), normalizer="fbeta", beta=2.0))).compute([[Y]], [[X]])
+    p, r = F(1, 2), F(2, 3)
+    assert fb.score.recall_num == pytest.approx(float(5 * p * r / (4 * p + r)), abs=1e-15)
+
+
+def test_span_measures_and_threshold():
+    ev = None
+    assert Span("dice").sim([0, 4], [2, 6], ev) == 0.5
+    assert Span("jaccard").sim([0, 4], [2, 6], ev) == fr(2, 6)
+    assert Span("jaccard", threshold=0.5).sim([0, 4], [2, 6], ev) == 0.0
+    assert Span("jaccard", threshold=0.3, binary=True).sim([0, 4], [2, 6], ev) == 1.0
+    assert Span("overlap").sim([0, 4], [4, 6], ev) == 0.0
+    assert Span("exact", inclusive=True).sim([0, 3], [0, 3], ev) == 1.0
+    assert Hierarchy().sim("A.b.c", "A.b.d", ev) == fr(2, 3)
+    assert Hierarchy(levels=4).sim("A", "A", ev) == 0.25
+
+
+def test_sequence_order_is_weighted_lcs():
+    m = Metric(Match(Eq(), "1:1", order="sequence"))
+    # LCS of abcbdab / bdcaba is 4
+    r = m.compute([list("bdcaba")], [list("abcbdab")])
+    assert r.score.recall_num == 4 and r.status is Status.OPTIMAL
+    assert Metric(Match(Eq(), "1:1")).compute([list("bdcaba")],
+                                               [list("abcbdab")]).score.recall_num == 6
+
+
+def test_greedy_twin_falls_short_and_exact_proves_it():
+    # 1:1 with weights 0.9 (a-x), 0.8 (a-y), 0.7 (b-x): greedy takes a-x (0.9), exact 1.5.
+    sims = {("a", "x"): 0.9, ("a", "y"): 0.8, ("b", "x"): 0.7}
+    m = Metric(Match(Func(lambda g, p: sims.get((g, p), 0.0)), "1:1"))
+    exact, greedy = m.compute([["x", "y"]], [["a", "b"]]), m.compute([["x", "y"]], [["a", "b"]],
+                                                                      "greedy")
+    assert exact.score.recall_num == pytest.approx(1.5)
+    assert greedy.score.recall_num == pytest.approx(0.9)
+    assert exact.status is Status.OPTIMAL and greedy.status is Status.FEASIBLE
+    assert exact.f1_bound == pytest.approx(exact.score.f1)
+    assert greedy.f1_bound is None
+
+
+# --------------------------------------------------------------------------------------------
+# specs as data
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(LIBRARY))
+def test_every_shipped_metric_round_trips_through_its_dict(name):
+    m = LIBRARY[name]()
+    d = json.loads(json.dumps(m.to_dict()))
+    again = Metric.from_dict(d)
+    assert again.to_dict() == m.to_dict()
+
+
+@pytest.mark.parametrize("spec, message", [
+    ({"type": "match", "constraint": "2:2"}, r"spec: unknown matching constraint '2:2'"),
+    ({"type": "match", "element": {"type": "record", "fields": {"x": {"type": "spam"}}}},
+     r"spec\.element\.fields\.x: unknown similarity type 'spam'"),
+    ({"type": "match", "element": {"type": "span", "measure": "cosine"}},
+     r"spec\.element: unknown span measure 'cosine'"),
+    ({"type": "match", "element": {"type": "func", "fn": "nosuchmodule:f"}},
+     r"spec\.element: cannot import 'nosuchmodule'"),
+    ({"type": "match", "normalizer": "directional"}, r"root's normalizer cannot be"),
+    ({"type": "eq"}, r"root of a metric must be a match"),
+])
+def test_bad_specs_name_the_place(spec, message):
+    with pytest.raises(InputError, match=message):
+        Metric.from_dict({"spec": spec})
+
+
+def test_bad_documents_are_input_errors():
+    m = LIBRARY["event-trigger-cls"]()
+    with pytest.raises(InputError, match=r"document 0: a dict value has no field 'type'"):
+        m.compute([{"events": [{"trigger": [0, 1]}]}], [{"events": [{"trigger": [0, 1],
+                                                                      "type": "A"}]}])
+    with pytest.raises(InputError, match=r"document 0: a document has no 'events' field"):
+        m.compute([{}], [{"events": []}])
+    with pytest.raises(InputError, match=r"span must be \[start, end\]"):
+        m.compute([{"events": [{"trigger": "x", "type": "A"}]}],
+                  [{"events": [{"trigger": [0, 1], "type": "A"}]}])
+    with pytest.raises(InputError, match=r"1 predicted documents but 2 reference"):
+        m.compute([{}], [{}, {}])
+    bad = Metric(Match(Func(lambda g, p: -1.0)))
+    with pytest.raises(InputError, match=r"must be finite and >= 0"):
+        bad.compute([[1]], [[1]])
+
+
+def test_brute_refuses_large_inputs():
+    m = LIBRARY["coref-ceafm"]()
+    big = {"entities": [[i] for i in range(30)]}
+    with pytest.raises(ModelTooLargeError):
+        m.compute([big], [big], "brute")
+
+
+# --------------------------------------------------------------------------------------------
+# the three faces on random tiny documents, for every shipped metric
+# --------------------------------------------------------------------------------------------
+_span = st.sampled_from([[0, 1], [0, 2], [1, 2], [3, 5]])
+
+
+def _partition(items):
+    return st.lists(st.integers(0, 2), min_size=len(items), max_size=len(items)).map(
+        lambda labels: [list(g) for g in ({lab: [m for m, la in zip(items, labels,
+                                                                     strict=True) if la == lab]
+                                           for lab in set(labels)}).values()])
+
+
+_entities = st.lists(st.integers(0, 6), min_size=0, max_size=5, unique=True).flatmap(
+    _partition).map(lambda ents: {"entities": ents})
+_relation = st.fixed_dictionaries({
+    "type": st.sampled_from(["r", "s"]),
+    "head": st.fixed_dictionaries({"span": _span, "type": st.sampled_from(["P", "O"])}),
+    "tail": st.fixed_dictionaries({"span": _span, "type": st.sampled_from(["P", "O"])})})
+_argument = st.fixed_dictionaries({"span": _span, "role": st.sampled_from(["a", "b"])})
+_event = st.fixed_dictionaries({
+    "trigger": _span, "type": st.sampled_from(["A.x", "A.y", "B.x"]),
+    "arguments": st.lists(_argument, max_size=3)})
+_edge = st.fixed_dictionaries({"dep": st.integers(1, 3), "head": st.integers(0, 3),
+                               "label": st.sampled_from(["l", "m"])})
+_ree = st.fixed_dictionaries({
+    "role": st.sampled_from(["PerpInd", "Target"]),
+    "mentions": st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=3,
+                         unique=True)})
+
+
+@st.composite
+def _graph(draw):
+    names = ["v0", "v1", "v2"][: draw(st.integers(1, 3))]
+    triples = [[":instance", v, draw(st.sampled_from(["boy", "girl", "want"]))] for v in names]
+    extra = draw(st.lists(st.tuples(st.sampled_from([":ARG0", ":ARG1"]), st.sampled_from(names),
+                                    st.sampled_from(names + ["-"])), max_size=2))
+    return {"triples": triples + [list(t) for t in extra], "variables": names}
+
+
+DOCS = {
+    "coref-muc": _entities, "coref-bcubed": _entities, "coref-ceafe": _entities,
+    "coref-ceafm": _entities,
+    "relation-strict": st.lists(_relation, max_size=3).map(lambda r: {"relations": r}),
+    "relation-boundary": st.lists(_relation, max_size=3).map(lambda r: {"relations": r}),
+    "event-trigger-id": st.lists(_event, max_size=3).map(lambda e: {"events": e}),
+    "event-trigger-cls": st.lists(_event, max_size=3).map(lambda e: {"events": e}),
+    "event-argument-id": st.lists(_event, max_size=3).map(lambda e: {"events": e}),
+    "event-argument-cls": st.lists(_event, max_size=3).map(lambda e: {"events": e}),
+    "event-trigger-hierarchical": st.lists(_event, max_size=3).map(lambda e: {"events": e}),
+    "dependency-uas": st.lists(_edge, max_size=4).map(lambda e: {"edges": e}),
+    "dependency-las": st.lists(_edge, max_size=4).map(lambda e: {"edges": e}),
+    "ceaf-ree": st.lists(_ree, max_size=4).map(lambda e: {"entities": e}),
+    "ceaf-ree-prop": st.lists(_ree, max_size=4).map(lambda e: {"entities": e}),
+    "smatch": _graph(),
+}
+
+
+def test_every_shipped_metric_has_a_generator():
+    assert set(DOCS) == set(LIBRARY)
+
+
+@pytest.mark.parametrize("name", sorted(LIBRARY))
+def test_greedy_le_exact_eq_brute(name):
+    metric = LIBRARY[name]()
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(gold=DOCS[name], pred=DOCS[name])
+    def check(gold, pred):
+        exact = metric.compute([pred], [gold], "exact")
+        brute = metric.compute([pred], [gold], "brute")
+        greedy = metric.compute([pred], [gold], "greedy")
+        assert exact.status is Status.OPTIMAL
+        e, b, g = exact.score, brute.score, greedy.score
+        assert e.recall_num == pytest.approx(b.recall_num, abs=1e-9)
+        assert e.precision_num == pytest.approx(b.precision_num, abs=1e-9)
+        assert (e.recall_den, e.precision_den) == pytest.approx((b.recall_den, b.precision_den))
+        assert g.recall_num <= e.recall_num + 1e-9
+        assert g.precision_num <= e.precision_num + 1e-9
+        assert exact.f1_bound == pytest.approx(e.f1, abs=1e-9)
+        assert 0.0 <= e.f1 <= 1.0 + 1e-12
+
+    check()
+
+
+# --------------------------------------------------------------------------------------------
+# equal to the official scorers and the hand-built implementations on the pilot data
+# --------------------------------------------------------------------------------------------
+def _pilot(*parts):
+    data = resolve_data_dir()
+    path = data.path.joinpath(*parts) if data.available else None
+    if path is None or not path.exists():
+        pytest.skip("pilot data " + "/".join(parts) + " not available")
+    return path
+
+
+@pytest.mark.pilot
+def test_coref_specs_equal_the_conll_reference_scorer_and_the_coref_module():
+    from exactalign.io.conll import read_pair
+    from exactalign.metrics import coref
+
+    base = _pilot("coref", "conll-reference-scorer-tests")
+    cases = json.loads((base / "expected_values.json").read_text())
+    names = {"muc": "coref-muc", "bcub": "coref-bcubed", "ceafe": "coref-ceafe",
+             "ceafm": "coref-ceafm"}
+    checked = 0
+    for case in cases:
+        docs = [coref.identify(k, r)
+                for k, r in read_pair(base / case["key_file"], base / case["response_file"])]
+        gold = [{"entities": [c.tolist() for c in d.key_chains]} for d in docs]
+        pred = [{"entities": [c.tolist() for c in d.response_chains]} for d in docs]
+        ours = {
+            "coref-muc": [coref.muc(d) for d in docs],
+            "coref-bcubed": [coref.b_cubed(d) for d in docs],
+            "coref-ceafe": [coref.ceaf(d, "entity").prf for d in docs],
+            "coref-ceafm": [coref.ceaf(d, "mention").prf for d in docs],
+        }
+        for short, name in names.items():
+            r = LIBRARY[name]().compute(pred, gold)
+            assert r.status is Status.OPTIMAL
+            expected = case["expected_metrics"].get(short)
+            if expected is not None:  # the official values, printed to 5 decimals
+                assert _prf(r) == pytest.approx(tuple(expected), abs=5.1e-6), (case["id"], name)
+                checked += 1
+            for doc, prf in zip(r.documents, ours[name], strict=True):
+                assert doc.prf.recall == pytest.approx(prf.recall, abs=1e-12)
+                assert doc.prf.precision == pytest.approx(prf.precision, abs=1e-12)
+    assert checked >= 60
+
+
+@pytest.mark.pilot
+def test_ceaf_ree_spec_equals_grit_on_the_pilot():
+    from exactalign.io import gtt
+    from exactalign.metrics import templates as T
+
+    gold = gtt.read_ree_gold(_pilot("muc4", "grit", "test_ree.json"))
+    pred = gtt.read_ree_predictions(_pilot("muc4", "grit", "preds_s_t.out"))
+    ids = sorted(gold)
+    empty = ((),) * len(gtt.ROLES)
+    g = [_ree_doc(gold[d], gtt.ROLES) for d in ids]
+    p = [_ree_doc(pred.get(d, empty), gtt.ROLES) for d in ids]
+    for phi, name in (("strict", "ceaf-ree"), ("prop", "ceaf-ree-prop")):
+        ours = LIBRARY[name]().compute(p, g, ids=ids)
+        ref = T.ceaf_ree(gold, pred, phi, "exact").overall
+        assert ours.score.recall_num == pytest.approx(ref.recall_num, abs=1e-9)
+        assert (ours.score.recall_den, ours.score.precision_den) == \
+            (ref.recall_den, ref.precision_den)
+        if phi == "strict":
+            assert round(100 * ours.score.f1, 2) == 54.50  # GRIT's published CEAF-REE
