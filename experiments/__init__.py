@@ -17,6 +17,7 @@ from __future__ import annotations
 from . import (
     bipartite_scaling,
     coref_ere_gap,
+    fidelity,
     monotone_gap,
     muc4_gap,
     nugget_gap,
@@ -35,6 +36,7 @@ REGISTRY = {
     smatch_gap.NAME: smatch_gap,
     smatch_walltime.NAME: smatch_walltime,
     temporal_gap.NAME: temporal_gap,
+    fidelity.NAME: fidelity,
 }
 
 __all__ = ["REGISTRY"]
