@@ -8,8 +8,7 @@ from types import SimpleNamespace
 
 def problems() -> dict[str, SimpleNamespace]:
     """``name -> namespace(instance, ilp_model, heuristics, brute_force, check, solve, methods)``."""
-    from .metrics import ere
-    from .problems import bipartite, latent, monotone, temporal
+    from .problems import bipartite, ere, latent, monotone, temporal
 
     return {
         "bipartite": SimpleNamespace(

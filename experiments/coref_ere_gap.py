@@ -21,7 +21,7 @@ Data (pilot directory; the experiment needs it)
 Per document (one row): CEAFe and CEAFm entity alignments by greedy (best remaining pair) and by
 the exact assignment (:mod:`exactalign.metrics.coref`, the reference scorer's identification
 first), and the ERE mention mapping by the paper's procedure and by the exact lexicographic
-optimum (:mod:`exactalign.metrics.ere`; spans in tokens for CoNLL, characters otherwise) with
+optimum (:mod:`exactalign.problems.ere`; spans in tokens for CoNLL, characters otherwise) with
 its dual certificate re-checked, and the entity categories under both mappings (for ERE a span
 that a clustering repeats stays in the first cluster holding it: ERE mentions belong to one
 entity; CEAF keeps the reference scorer's own rule for repeated mentions).
@@ -50,6 +50,7 @@ from exactalign.io.ere import EreDocument, EreEntity, EreMention
 from exactalign.io.tbf import read_tbf
 from exactalign.metrics import coref, ere
 from exactalign.perturb.clusters import ClusterNoise, perturb_clusters
+from exactalign.problems.ere import mapping_gap, verify_certificate
 
 from . import plot
 from .runner import ExperimentError, fallback_count, parallel_map
@@ -250,13 +251,13 @@ def score_pair(label: str, key: list, response: list, all_metrics: bool = True) 
     proc = ere.compare_document(da, db, "procedure")
     exact = ere.compare_document(da, db, "exact")
     t2 = time.perf_counter()
-    ok = ere.verify_certificate(exact.pairs, exact.mentions)
+    ok = verify_certificate(exact.pairs, exact.mentions)
     if not (exact.mentions.result.proven_optimal and ok):
         raise ExperimentError(f"{label}: the exact ERE mapping is not proven optimal")
     if proc.mentions.key > exact.mentions.key:
         raise ExperimentError(f"{label}: the ERE procedure {proc.mentions.key} beats the exact "
                               f"mapping {exact.mentions.key}")
-    gap = ere.mapping_gap(proc.mentions, exact.mentions)
+    gap = mapping_gap(proc.mentions, exact.mentions)
     diffs = ere.differences(proc, exact)
     cp, ce = proc.counts()["entities_a"], exact.counts()["entities_a"]
     out.update(

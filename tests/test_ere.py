@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from exactalign import InfeasibleAlignmentError
 from exactalign.io.ere import ere_from_dict
-from exactalign.metrics import ere
+from exactalign.metrics import ere as agreement
+from exactalign.problems import ere
 
 # Figure 1: A's m-502 "THE EAST" and m-463 "SOUTH OF IRAN"; B's m-398 "THE EAST AND SOUTH OF
 # IRAN" and m-892 "IRAN".
@@ -51,7 +52,7 @@ def test_figure2_disambiguation_by_maximum_overlap():
     p, proc, exact = _both(FIG2_A, FIG2_B)
     assert proc.pairs.tolist() == [[0, 0]] == exact.pairs.tolist()  # TALIBAN MILITIA (15 chars)
     assert proc.key == exact.key == (1, 15)
-    assert ere.edge_category(FIG2_A[0], FIG2_B[0], FIG2_TEXT) == "left: B+other; right: same"
+    assert agreement.edge_category(FIG2_A[0], FIG2_B[0], FIG2_TEXT) == "left: B+other; right: same"
 
 
 def test_procedure_below_optimum_hand_derived():
@@ -198,7 +199,7 @@ def test_figure3_complete_match_through_overlaps():
              [("x", "PER", ["m-333", "m-1724"])], text=text)
     b = _doc([("m-3763", [0, 22], "NOM"), ("m-1620", [27, 49], "NAM")],
              [("y", "PER", ["m-3763", "m-1620"])], text=text)
-    r = ere.compare_document(a, b, "procedure")
+    r = agreement.compare_document(a, b, "procedure")
     assert r.entities["a"] == {"x": ["complete", "y"]}
     assert r.entities["b"] == {"y": ["complete", "x"]}
     rep = r.mention_report
@@ -212,13 +213,13 @@ def test_figure4_incomplete_and_no_match():
              [("x", "ORG", ["m-437", "m-593", "m-840"])])
     b = _doc([("m-424", [0, 8], ""), ("m-2580", [50, 58], "")],
              [("y", "PER", ["m-424", "m-2580"])])
-    r = ere.compare_document(a, b, "exact")
+    r = agreement.compare_document(a, b, "exact")
     assert r.entities["a"] == {"x": ["incomplete", "y"]}
     assert r.entities["type_mismatches"] == [["x", "y", "ORG", "PER"]]
     # If m-593 mapped into another B entity, there is not even an incomplete match.
     b2 = _doc([("m-424", [0, 8], ""), ("m-2580", [50, 58], ""), ("z1", [20, 36], "")],
               [("y", "ORG", ["m-424", "m-2580"]), ("z", "ORG", ["z1"])])
-    r2 = ere.compare_document(a, b2, "exact")
+    r2 = agreement.compare_document(a, b2, "exact")
     assert r2.entities["a"] == {"x": ["no_match", None]}
     assert r2.entities["b"] == {"y": ["no_match", None], "z": ["no_match", None]}
     assert r2.counts()["entities_a"] == {"complete": 0, "incomplete": 0, "no_match": 1}
@@ -245,7 +246,7 @@ def _rel_docs(type_b="Located", trig_b=(40, 44), args_b=("p", "q")):
 ])
 def test_relation_categories(kw, category):
     a, b = _rel_docs(**kw)
-    r = ere.compare_document(a, b, "procedure")
+    r = agreement.compare_document(a, b, "procedure")
     assert r.relations["a"]["r"][0] == category
     assert r.relations["b"]["s"][0] == category
 
@@ -279,7 +280,7 @@ def _event_docs(b_type="Arrest-Jail", b_trigger=(30, 42), b_role="person", b_dat
 def test_event_categories(kw, category):
     a, b = _event_docs(**kw)
     for mapping in ("procedure", "exact"):
-        r = ere.compare_document(a, b, mapping)
+        r = agreement.compare_document(a, b, mapping)
         assert r.events["a"]["v"][0] == category
         assert r.events["b"]["w"][0] == category
 
@@ -289,15 +290,15 @@ def test_differences_between_mappings():
     ms_b = [(f"b{i}", list(s[0]), "") for i, s in enumerate(GAP_B)]
     a = _doc(ms_a, [("x", "", ["a0"]), ("y", "", ["a1", "a2"])])
     b = _doc(ms_b, [("u", "", ["b0"]), ("v", "", ["b1", "b2"])])
-    proc = ere.compare_document(a, b, "procedure")
-    exact = ere.compare_document(a, b, "exact")
+    proc = agreement.compare_document(a, b, "procedure")
+    exact = agreement.compare_document(a, b, "exact")
     assert proc.entities["a"] == {"x": ["no_match", None], "y": ["no_match", None]}
     assert exact.entities["a"] == {"x": ["complete", "u"], "y": ["complete", "v"]}
-    diffs = ere.differences(proc, exact)
+    diffs = agreement.differences(proc, exact)
     kinds = [(d["kind"], d["item"]) for d in diffs]
     assert ("mention_pair", ["a0", "b1"]) in kinds and ("mention_pair", ["a0", "b0"]) in kinds
     assert ("entity_a", "x") in kinds and ("entity_b", "v") in kinds
-    total = ere.sum_counts([proc, exact])
+    total = agreement.sum_counts([proc, exact])
     assert total["mentions"]["exact"] == 0 and total["mentions"]["overlap"] == 5
 
 
@@ -308,7 +309,7 @@ def test_differences_between_mappings():
     ((2, 6), (0, 4), None, "left: B; right: A"),
 ])
 def test_edge_categories(a, b, text, want):
-    assert ere.edge_category((a,), (b,), text) == want
+    assert agreement.edge_category((a,), (b,), text) == want
 
 
 def test_solve_by_name_and_ilp_model():

@@ -28,9 +28,8 @@ from exactalign.core.solve import (
     check_outcome,
     solve_model,
 )
-from exactalign.metrics import ere
 from exactalign.metrics import templates as T
-from exactalign.problems import bipartite, latent, monotone, temporal
+from exactalign.problems import bipartite, ere, latent, monotone, temporal
 from exactalign.testing.strategies import bipartite_instances
 from tests.test_ere import SPANS
 from tests.test_fractional import _brute, random_ratio_problem

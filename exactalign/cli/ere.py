@@ -57,6 +57,7 @@ def run_ere(args: argparse.Namespace) -> int:
     from ..io.ere import pair_annotations
     from ..metrics import ere
     from ..metrics.coref import combine_results
+    from ..problems.ere import mapping_gap
     from .common import print_json, solve_options
 
     pairs = pair_annotations(_read(args.a), _read(args.b))
@@ -66,7 +67,7 @@ def run_ere(args: argparse.Namespace) -> int:
     proc = [ere.compare_document(a, b, "procedure") for a, b in pairs]
     exact = [ere.compare_document(a, b, "exact", **exact_opts) for a, b in pairs]
     chosen, other = (proc, exact) if args.mapping == "procedure" else (exact, proc)
-    gaps = [ere.mapping_gap(p.mentions, e.mentions) for p, e in zip(proc, exact, strict=True)]
+    gaps = [mapping_gap(p.mentions, e.mentions) for p, e in zip(proc, exact, strict=True)]
     diffs = [d for p, e in zip(proc, exact, strict=True) for d in ere.differences(p, e)]
     vs = {"documents": len(gaps), "documents_below": sum(g["below_optimum"] for g in gaps),
           "count_shortfall": sum(g["count_shortfall"] for g in gaps),
