@@ -1,12 +1,14 @@
 """What every sub-command writes with: the solver options from the shared arguments
 (:func:`solve_options`), the JSON object of a P/R/F (:func:`prf`), one JSON document on stdout
-(:func:`print_json`) and plain-text tables (:func:`table`, :func:`fmt`). Imports nothing heavy."""
+(:func:`print_json`) and plain-text tables (:func:`table`, :func:`fmt`). Imports nothing heavy
+(:mod:`exactalign.metrics.aggregation` is standard library only)."""
 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
+
+from ..metrics.aggregation import prf_dict
 
 
 def solve_options(args: argparse.Namespace) -> dict:
@@ -15,12 +17,10 @@ def solve_options(args: argparse.Namespace) -> dict:
 
 
 def prf(recall: float | None, precision: float | None, f1: float | None) -> dict:
-    """The JSON object every P/R/F is written as (non-finite numbers become ``null``)."""
-
-    def num(v):
-        return None if v is None or not math.isfinite(v) else float(v)
-
-    return {"recall": num(recall), "precision": num(precision), "f1": num(f1)}
+    """The JSON object every P/R/F is written as (non-finite numbers become ``null``): the
+    shared :func:`~exactalign.metrics.aggregation.prf_dict`, for scores known as ratios only;
+    a score with counts writes itself (:meth:`~exactalign.metrics.aggregation.PRF.to_dict`)."""
+    return prf_dict(recall, precision, f1)
 
 
 def print_json(obj) -> None:

@@ -94,21 +94,11 @@ def run_coref(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------------------------
 # JSON
 # --------------------------------------------------------------------------------------------
-def _prf_json(score, prf) -> dict:
-    d = {**prf(score.recall, score.precision, score.f1)}
-    if hasattr(score, "coref"):  # BLANC
-        d["coref"] = _prf_json(score.coref, prf)
-        d["noncoref"] = _prf_json(score.noncoref, prf)
-    else:
-        d["counts"] = {"recall_num": score.recall_num, "recall_den": score.recall_den,
-                       "precision_num": score.precision_num,
-                       "precision_den": score.precision_den}
-    return d
-
-
 def _metrics_json(mentions, scores: dict, conll, prf) -> dict:
-    out = {"mentions": _prf_json(mentions, prf)}
-    out.update({m: _prf_json(s, prf) for m, s in scores.items()})
+    """Each score writes itself (``PRF.to_dict``; ``Blanc.to_dict`` adds both kinds); the CoNLL
+    average, a mean of F1s, is a P/R/F with recall and precision ``null``."""
+    out = {"mentions": mentions.to_dict()}
+    out.update({m: s.to_dict() for m, s in scores.items()})
     if conll is not None:
         out["conll"] = prf(None, None, conll)
     return out
@@ -157,13 +147,9 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
-def table(rows: list[list[str]]) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-                     for r in rows)
-
-
 def _score_table(mentions, scores: dict, conll) -> str:
+    from .common import table
+
     rows = [["metric", "recall", "", "precision", "", "F1"]]
 
     def row(label, s, counts=True):
@@ -182,13 +168,15 @@ def _score_table(mentions, scores: dict, conll) -> str:
             row("  non-coref links", s.noncoref)
         else:
             row(LABELS[m], s)
-    out = table(rows)
+    out = table(rows[0], rows[1:])
     if conll is not None:
         out += f"\nCoNLL average (MUC, B3, CEAFe F1): {_pct(conll)}"
     return out
 
 
 def _ceaf_table(scores, metrics: list[str]) -> str:
+    from .common import table
+
     heuristic = scores.ceaf_method == "greedy"
     head = ["metric", "method", "status", "objective", "bound", "gap", "time(s)"]
     if heuristic:
@@ -209,5 +197,5 @@ def _ceaf_table(scores, metrics: list[str]) -> str:
                            f"{gap['documents']} documents; largest -{_num(gap['largest_gap'])} "
                            f"in {gap['largest_gap_document']})")
         rows.append(row)
-    return table(rows)
+    return table(rows[0], rows[1:])
 

@@ -60,6 +60,7 @@ def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_smatch(args: argparse.Namespace) -> int:
     from ..metrics import smatch
+    from ..metrics.aggregation import PRECISION_FIRST
     from .common import print_json
 
     test, gold = args.f
@@ -72,10 +73,9 @@ def run_smatch(args: argparse.Namespace) -> int:
     overall = {}
     for m in sc.methods:
         matched, t, g = sc.totals(m)
-        p, r, f = sc.prf(m)
         proven = sum(1 for x in sc.pairs if x.exact is not None and x.exact.proven_optimal)
-        overall[m] = {"precision": p, "recall": r, "f1": f, "matched": matched,
-                      "test_triples": t, "gold_triples": g,
+        overall[m] = {**sc.scores(m).to_dict(counts=False, order=PRECISION_FIRST),
+                      "matched": matched, "test_triples": t, "gold_triples": g,
                       "proven_pairs": proven if m == "exact" else None,
                       "wall_time": sc.wall_time[m]}
     if args.json:

@@ -77,7 +77,7 @@ from ..core.errors import InputError
 from ..core.result import Result, worst_status
 from ..io.conll import Document, Mention, pair_documents, read_conll
 from ..problems import bipartite
-from .aggregation import PRF
+from .aggregation import PRF, prf_dict
 
 #: The metrics, in the reference scorer's names and order (plus LEA).
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
@@ -333,7 +333,9 @@ class Blanc:
         return sum(p.f1 for p in parts) / len(parts) if parts else 0.0
 
     def to_dict(self, counts: bool = True) -> dict:
-        d = {"recall": self.recall, "precision": self.precision, "f1": self.f1}
+        """The combined ``{"recall", "precision", "f1"}`` (:func:`prf_dict`), plus each kind's
+        :meth:`PRF.to_dict` under ``coref`` and ``noncoref``."""
+        d = prf_dict(self.recall, self.precision, self.f1)
         if counts:
             d["coref"] = self.coref.to_dict()
             d["noncoref"] = self.noncoref.to_dict()

@@ -46,6 +46,7 @@ import time
 from typing import NamedTuple
 
 from ..io.amr import AmrGraph, normalize, read_pairs
+from .aggregation import PRECISION_FIRST, PRF
 
 VARIANTS = ("full", "unlabeled", "no-attributes", "concept-only")
 #: How duplicate triples count: once (``set``, the default) or as smatch 1.0.4 counts them.
@@ -130,15 +131,29 @@ class PairScore(NamedTuple):
     hillclimb: object | None = None   # Result of smatch's hill-climbing
     graphs: tuple | None = None       # (test, gold) AmrGraph
 
+    def result(self, method: str):
+        """The Result of ``method`` (``exact`` or ``hillclimb``), ``None`` when not run."""
+        return self.exact if method == "exact" else self.hillclimb
+
+    def scores(self, method: str) -> PRF:
+        """The pair's counts under ``method`` (:func:`smatch_scores`)."""
+        return smatch_scores(self.result(method).objective, self.test_triples,
+                             self.gold_triples)
+
+
+def smatch_scores(match: float, test: float, gold: float) -> PRF:
+    """``smatch.compute_f`` as counts: precision ``match / test``, recall ``match / gold``; all
+    scores 0 when ``test`` or ``gold`` is 0 (then the matched count is taken as 0)."""
+    match, test, gold = float(match), float(test), float(gold)
+    if test == 0 or gold == 0:
+        match = 0.0
+    return PRF.from_tp(match, gold, test)
 
 
 def smatch_prf(match: float, test: float, gold: float) -> tuple[float, float, float]:
-    """``smatch.compute_f``: (precision, recall, F); all 0 when ``test`` or ``gold`` is 0."""
-    match, test, gold = float(match), float(test), float(gold)
-    if test == 0 or gold == 0:
-        return 0.0, 0.0, 0.0
-    p, r = match / test, match / gold
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+    """``smatch.compute_f``: (precision, recall, F) of :func:`smatch_scores`."""
+    s = smatch_scores(match, test, gold)
+    return s.precision, s.recall, s.f1
 
 
 class CorpusScore(NamedTuple):
@@ -150,12 +165,18 @@ class CorpusScore(NamedTuple):
 
     def totals(self, method: str) -> tuple[float, int, int]:
         """Summed (matched, test, gold) triple counts over the pairs."""
-        m = sum(float((p.exact if method == "exact" else p.hillclimb).objective)
-                for p in self.pairs)
+        m = sum(float(p.result(method).objective) for p in self.pairs)
         return m, sum(p.test_triples for p in self.pairs), sum(p.gold_triples for p in self.pairs)
 
+    def scores(self, method: str) -> PRF:
+        """Corpus counts under ``method``: the pairs' counts summed first, as
+        ``score_amr_pairs`` sums them (:func:`smatch_scores` of :meth:`totals`)."""
+        return smatch_scores(*self.totals(method))
+
     def prf(self, method: str) -> tuple[float, float, float]:
-        return smatch_prf(*self.totals(method))
+        """(precision, recall, F) of :meth:`scores`, smatch's order."""
+        s = self.scores(method)
+        return s.precision, s.recall, s.f1
 
 
 def _counts(test: AmrGraph, gold: AmrGraph, variant: str) -> tuple[int, int]:
@@ -293,9 +314,9 @@ def pair_report(p: PairScore, variant: str = "full") -> dict:
     for name, res in (("exact", p.exact), ("hillclimb", p.hillclimb)):
         if res is None:
             continue
-        pr, rc, f = smatch_prf(float(res.objective), p.test_triples, p.gold_triples)
         d = res.to_dict(alignment=True)
-        d.update(matched=res.objective, score={"precision": pr, "recall": rc, "f1": f})
+        d.update(matched=res.objective,
+                 score=p.scores(name).to_dict(counts=False, order=PRECISION_FIRST))
         if name == "exact":
             d["proven_by"] = dict(res.details.get("proven_by", {}))
             if p.graphs is not None:
@@ -304,7 +325,6 @@ def pair_report(p: PairScore, variant: str = "full") -> dict:
         out[name] = d
     if p.exact is not None and p.hillclimb is not None:
         gap = p.exact.objective - p.hillclimb.objective
-        f_ex = smatch_prf(p.exact.objective, p.test_triples, p.gold_triples)[2]
-        f_hc = smatch_prf(p.hillclimb.objective, p.test_triples, p.gold_triples)[2]
+        f_ex, f_hc = p.scores("exact").f1, p.scores("hillclimb").f1
         out["gap"] = {"triples": gap, "f1_points": 100 * (f_ex - f_hc)}
     return out

@@ -354,7 +354,7 @@ def ceaf_ree(gold: dict, pred: dict, phi: str = "strict", method: str = "exact")
                                                                                 len(p_ents))
             res = bipartite.solve(bipartite.BipartiteInstance.from_dense(W), method)
             statuses.append(res.status)
-            c = c + PRF(res.objective, len(g_ents), res.objective, len(p_ents))
+            c = c + PRF.from_tp(res.objective, len(g_ents), len(p_ents))
         docs.append(DocScore(docid, np.zeros((0, 2), dtype=np.int64), c, c.f1,
                              worst_status(statuses), None))
         total = total + c

@@ -42,7 +42,7 @@ import numpy as np
 from ..core.result import Result
 from ..io.timeml import TimeMLDocument
 from ..problems import bipartite, monotone
-from .aggregation import PRF
+from .aggregation import PRF, micro
 
 #: Relation type -> True when the source precedes the target, False when it follows it.
 ORDER_RELATIONS = {"BEFORE": True, "IBEFORE": True, "AFTER": False, "IAFTER": False}
@@ -213,7 +213,8 @@ class CorpusTimeline:
 
     @property
     def prf(self) -> PRF:
-        return sum((d.prf for d in self.documents), PRF())
+        """The documents' order-aware counts summed (micro average)."""
+        return micro(d.prf for d in self.documents)
 
     def recovery(self, method: str) -> tuple[int, int]:
         """(truth pairs recovered by ``method``, truth pairs) over the corpus."""
