@@ -40,6 +40,7 @@ from . import nugget as nugget_cli
 from . import score as score_cli
 from . import smatch as smatch_cli
 from . import temporal as temporal_cli
+from . import validate as validate_cli
 from .common import fmt, prf, print_json, solve_options, table  # noqa: F401  (used by tests)
 
 PROG = "exactalign"
@@ -282,6 +283,13 @@ COMMANDS: list[Command] = [
                         "every matching proven optimal, its greedy twin, and the gap. --seed "
                         "seeds the latent hill-climber; --backend, --time-limit and --jobs are "
                         "accepted for uniformity."),
+    Command("validate", "a heuristic of yours (module:function) against a declared metric's "
+            "certified optimum, with the smallest counterexample", validate_cli.add_validate_arguments,
+            validate_cli.run_validate,
+            description="Run your aligner against the proven optimum of a declared metric on "
+                        "your documents and on documents generated from the declaration; "
+                        "exit 1 with the smallest counterexample (a pytest case) when it falls "
+                        "short. --seed seeds the generation."),
     Command("smatch", "Smatch of two AMR files: proven optimal vs smatch's hill-climbing",
             smatch_cli.add_smatch_arguments, smatch_cli.run_smatch,
             description="Smatch of two AMR files: proven optimal vs smatch's hill-climbing. "

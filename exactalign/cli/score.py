@@ -4,6 +4,7 @@
     exactalign score --spec my_metric.toml GOLD.jsonl SYSTEM.jsonl --method both --json
     exactalign score --list
     exactalign score --metric event-argument-cls --schema
+    exactalign score --metric smatch --format amr GOLD.amr SYSTEM.amr
 
 Registered in :data:`exactalign.cli.COMMANDS`. ``--json`` prints one object: ``metrics``, a list
 with one entry per metric, each ``{"name", "spec", "exact", "greedy", "gap"}`` where ``exact``
@@ -28,6 +29,12 @@ def add_score_arguments(p: argparse.ArgumentParser) -> None:
                        help="a shipped metric (see --list); repeat for several")
     which.add_argument("--spec", metavar="FILE",
                        help="a metric declared in a TOML or JSON file (see the README)")
+    p.add_argument("--format", choices=("jsonl", "amr", "conll", "ree"), default="jsonl",
+                   help="the files' format: jsonl (one document per line, see --schema), or a "
+                        "native one converted for the shipped metrics: amr (two AMR files, "
+                        "graphs paired by position; for smatch), conll (CoNLL-2012 key and "
+                        "response; for coref-*), ree (GRIT's role-filler entity files; for "
+                        "ceaf-ree*) (default: %(default)s)")
     p.add_argument("--method", choices=METHOD_CHOICES, default="both",
                    help="exact (every matching proven optimal), greedy (the usual scorer's "
                         "twin), brute (enumeration; tiny inputs), or both exact and greedy with "
@@ -58,6 +65,27 @@ def _metrics(args):
     return [LIBRARY[n]() for n in names]
 
 
+def _files(args):
+    """The two files' documents as ``(id, line, document)`` lists."""
+    from ..declared.files import read_jsonl
+
+    if args.format == "jsonl":
+        return read_jsonl(args.reference), read_jsonl(args.system)
+    from ..declared.convert import READERS
+
+    ids, refs, preds = READERS[args.format](args.reference, args.system)
+    return ([(i, None, d) for i, d in zip(ids, refs, strict=True)],
+            [(i, None, d) for i, d in zip(ids, preds, strict=True)])
+
+
+def _read(args, metric, files=None):
+    """``(ids, predictions, references)`` of the two files for ``metric``, paired by id."""
+    from ..declared.files import pair_documents
+
+    reference, system = files if files is not None else _files(args)
+    return pair_documents(metric, reference, system, args.reference, args.system)
+
+
 def run_score(args: argparse.Namespace) -> int:
     from ..core.errors import InputError
     from .common import fmt, print_json, table
@@ -82,14 +110,13 @@ def run_score(args: argparse.Namespace) -> int:
         return 0
     if not args.reference or not args.system:
         raise InputError("give the GOLD and SYSTEM JSONL files")
-    from ..declared.files import pair_documents, read_jsonl
     from ..problems import bipartite  # noqa: F401  (imported before any timing starts)
 
-    reference, system = read_jsonl(args.reference), read_jsonl(args.system)
     methods = ("exact", "greedy") if args.method == "both" else (args.method,)
     out, rows = [], []
+    files = _files(args)
     for m in metrics:
-        ids, preds, refs = pair_documents(m, reference, system, args.reference, args.system)
+        ids, preds, refs = _read(args, m, files)
         runs = {}
         for method in methods:
             runs[method] = m.compute(preds, refs, method, seed=args.seed, ids=ids)
@@ -120,7 +147,7 @@ def run_score(args: argparse.Namespace) -> int:
                          f"{gap['documents_short']}/{gap['documents']} docs short", ""])
     if args.json:
         print_json({"reference": args.reference, "system": args.system,
-                    "documents": len(reference), "metrics": out})
+                    "documents": len(files[0]), "metrics": out})
     else:
         print(table(["metric", "method", "R", "P", "F1", "F1 bound", "status", "time s"],
                     rows))

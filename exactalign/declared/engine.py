@@ -227,8 +227,11 @@ class Evaluator:
         from ..problems import latent
 
         inst, constant = latent_instance(node, x, y)
-        method = {"exact": "exact", "greedy": "hillclimb", "brute": "brute"}[self.method]
+        method = {"exact": "bnb", "greedy": "hillclimb", "brute": "brute"}[self.method]
         res = latent.solve(inst, method, seed=self.seed)
+        if self.method == "exact" and res.status is not Status.OPTIMAL:
+            # the pure-Python branch and bound ran out of its budget: the certified LP/MIP
+            res = latent.solve(inst, "exact", seed=self.seed)
         self.solves += 1
         self.statuses.append(res.status)
         obj = float(res.objective) + constant

@@ -1,0 +1,80 @@
+"""Native evaluation files as declared-metric documents (the JSONL shape of
+:mod:`exactalign.declared.files`), so a declaration runs on the data a field already has.
+
+==========  ==========================================  =======================================
+format      reads (reference, system)                    document
+==========  ==========================================  =======================================
+``amr``     two AMR files, graphs paired by position     ``{"triples", "variables"}`` (Smatch's
+            (:func:`exactalign.io.amr.read_pairs`)        triples: instance, attribute and
+                                                         relation, normalised as smatch 1.0.4
+                                                         compares them; duplicates once)
+``conll``   CoNLL-2012 key and response, after the       ``{"entities": [[mention id, ...]]}``
+            reference scorer's mention identification
+``ree``     GRIT's role-filler entity files               ``{"entities": [{"role", "mentions"}]}``
+==========  ==========================================  =======================================
+
+Each reader returns ``(ids, references, predictions)`` aligned by position.
+"""
+
+from __future__ import annotations
+
+FORMATS = ("jsonl", "amr", "conll", "ree")
+
+
+def amr_document(graph) -> dict:
+    """Smatch's triples of one :class:`~exactalign.io.amr.AmrGraph` (duplicates once).
+    Variables are renamed ``#0, #1, ...`` (more ``#`` if a constant looks like one), so a
+    constant can never be mistaken for a variable."""
+    from ..io.amr import normalize
+    from ..metrics.smatch import distinct
+
+    g, _ = distinct(graph)
+    constants = {normalize(c) for _, _, c in g.attributes}
+    prefix = "#"
+    while any(c.startswith(prefix) for c in constants):
+        prefix += "#"
+    names = [f"{prefix}{k}" for k in range(len(g.variables))]
+    triples = [["instance", names[v], normalize(c)] for _, v, c in g.instances]
+    triples += [[normalize(r), names[v], normalize(c)] for r, v, c in g.attributes]
+    triples += [[normalize(r), names[a], names[b]] for r, a, b in g.relations]
+    return {"triples": triples, "variables": names}
+
+
+def read_amr(reference_path, system_path):
+    from ..io.amr import read_pairs
+
+    pairs = read_pairs(system_path, reference_path)  # (test, gold) pairs
+    ids = [str(k + 1) for k in range(len(pairs))]
+    return ids, [amr_document(g) for _, g in pairs], [amr_document(t) for t, _ in pairs]
+
+
+def read_conll(reference_path, system_path):
+    from ..io.conll import read_pair
+    from ..metrics.coref import identify
+
+    docs = [identify(k, r) for k, r in read_pair(reference_path, system_path)]
+    ids = [d.name for d in docs]
+    gold = [{"entities": [c.tolist() for c in d.key_chains]} for d in docs]
+    pred = [{"entities": [c.tolist() for c in d.response_chains]} for d in docs]
+    return ids, gold, pred
+
+
+def ree_document(slots) -> dict:
+    from ..io.gtt import ROLES
+
+    return {"entities": [{"role": role, "mentions": list(e)}
+                         for role, ents in zip(ROLES, slots, strict=True) for e in ents]}
+
+
+def read_ree(reference_path, system_path):
+    from ..io import gtt
+
+    gold = gtt.read_ree_gold(reference_path)
+    pred = gtt.read_ree_predictions(system_path)
+    ids = list(gold)
+    empty = ((),) * len(gtt.ROLES)
+    return ids, [ree_document(gold[d]) for d in ids], [ree_document(pred.get(d, empty))
+                                                        for d in ids]
+
+
+READERS = {"amr": read_amr, "conll": read_conll, "ree": read_ree}
