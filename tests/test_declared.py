@@ -368,3 +368,49 @@ def test_ceaf_ree_spec_equals_grit_on_the_pilot():
             (ref.recall_den, ref.precision_den)
         if phi == "strict":
             assert round(100 * ours.score.f1, 2) == 54.50  # GRIT's published CEAF-REE
+
+
+@pytest.mark.pilot
+@pytest.mark.parametrize("system", ["jamr.txt", "wang.txt"])
+def test_smatch_spec_equals_the_exact_smatch_pair_by_pair(system):
+    from exactalign.declared.convert import read_amr
+    from exactalign.io.amr import read_pairs
+    from exactalign.metrics import smatch
+
+    base = _pilot("amr", "lpp-test-jamr-camr")
+    ids, gold, pred = read_amr(base / "lp_test.txt", base / system)
+    ours = LIBRARY["smatch"]().compute(pred, gold, ids=ids)
+    ref = smatch.score_pairs(read_pairs(base / system, base / "lp_test.txt"))
+    assert ours.status is Status.OPTIMAL
+    assert [d.results[0].objective for d in ours.documents] == \
+        [float(p.result("exact").objective) for p in ref.pairs]
+    assert ours.score.f1 == pytest.approx(ref.prf("exact")[2], abs=1e-15)
+
+
+def test_latent_triples_with_constants_and_inverse_roles():
+    # ref: a boy wants to go, (want :ARG0 b) and a constant triple both sides state
+    ref = {"triples": [["instance", "w", "want"], ["instance", "b", "boy"], [":ARG0", "w", "b"],
+                       ["polarity", "w", "-"], ["note", "c1", "c2"]], "variables": ["w", "b"]}
+    pred = {"triples": [["instance", "x", "boy"], ["instance", "y", "want"], [":ARG0", "y", "x"],
+                        ["note", "c1", "c2"], ["note", "c1", "c2"]], "variables": ["x", "y"]}
+    r = LIBRARY["smatch"]().compute([pred], [ref])
+    # matched: 2 instances + ARG0 + the constant triple = 4 of 5 (ref) and 4 of 4 (pred: the
+    # duplicate counts once)
+    s = r.score
+    assert (s.recall_num, s.recall_den, s.precision_den) == (4, 5, 4)
+
+
+@pytest.mark.pilot
+def test_score_cli_on_native_formats(capsys):
+    from exactalign import cli
+
+    base = _pilot("coref", "conll-reference-scorer-tests", "DataFiles")
+    rc = cli.main(["score", "--format", "conll", "--metric", "coref-ceafe", "--method", "exact",
+                   str(base / "TC-A.key"), str(base / "TC-A-4.response"), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    m = doc["metrics"][0]["exact"]
+    # TC-A-4's official CEAFe (expected_values.json): R 0.73333, P 0.55
+    assert (m["micro"]["recall"], m["micro"]["precision"]) == pytest.approx((0.73333, 0.55),
+                                                                           abs=5e-6)
+    assert doc["metrics"][0]["greedy"] is None
