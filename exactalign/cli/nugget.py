@@ -7,7 +7,8 @@
                       [--pilot-study [pilot2015-alg4|kbp-span-first]]
                       [--type-credit C] [--scheme dice|muc] [--partial-credit half|dice]
                       [--optional-value VALUE ...] [-c [--coref-mapping COMBINATION]
-                      [--coref-threshold T] [--coref-conll PREFIX]]
+                      [--coref-threshold T] [--coref-conll PREFIX]] [-a [DIR] [-nv]]
+                      [-d FILE] [-dn DOC_ID]
 
 Without ``-t`` spans are character offsets (v1.8's default); with it, token ids checked against
 ``TOKEN_DIR/<doc id>.tab``. Text output is v1.8's report (per-document table, per-type table,
@@ -21,6 +22,10 @@ CEAF alignment; :func:`~exactalign.metrics.nugget.format_coref_details`).
 the exact optimum (``all`` includes the span-first mappings ``pilot2015-alg4`` and
 ``kbp-span-first``). ``--type-credit C`` gives level-based partial credit to a type of the
 right family with the wrong subtype (:class:`~exactalign.metrics.nugget.LevelCredit`).
+``-a [DIR]`` adds v1.8's event sequencing scores (``After``/``Subevent`` links through the
+TempEval-3 temporal awareness; :mod:`exactalign.metrics.sequencing`) after the coreference
+section, and with ``DIR`` writes v1.8's TimeML files and ``seq.out`` there; ``-d FILE`` writes
+v1.8's comparison of gold and system mentions; ``-dn DOC_ID`` scores that document alone.
 ``--scheme muc`` prints one MUC table instead (COR, PAR, credit, ACT, POS, P/R/F and status per
 mapping and combination; :func:`~exactalign.metrics.nugget.muc_evaluate`). Warnings (problems
 v1.8 survives) go to standard error; among them, a ``--type-whitelist`` that keeps no mention at
@@ -110,6 +115,23 @@ def add_nugget_arguments(p: argparse.ArgumentParser) -> None:
                    help="with -c and one mapping: also write the CoNLL key and response files "
                         "v1.8 would hand to the reference scorer, PREFIX_gold.conll and "
                         "PREFIX_sys.conll (byte for byte v1.8's)")
+    p.add_argument("-a", "--sequencing", nargs="?", const=True, default=None, metavar="DIR",
+                   help="also score event sequencing as v1.8's -a: @After and @Subevent links, "
+                        "propagated through the @Coreference clusters and put on gold mentions "
+                        "by the coreference mapping (-m), scored by the TempEval-3 toolkit's "
+                        "temporal awareness with implicit relations in recall, per type "
+                        "(Subevent, After, All); with DIR, as v1.8's -a DIR, also write the "
+                        "TimeML files and seq.out v1.8 leaves in DIR")
+    p.add_argument("-nv", "--no-script-validation", action="store_true",
+                   help="with -a: score links that go both ways between two mentions instead "
+                        "of refusing them (v1.8's -nv)")
+    p.add_argument("-d", "--comparison-output", default=None, metavar="FILE",
+                   help="write v1.8's comparison of gold and system mentions to FILE (its -d): "
+                        "per document, each gold mention beside the system mention the span "
+                        "mapping gives it, with their Dice, then the unmapped system mentions "
+                        "(and, with -c, the clusters)")
+    p.add_argument("-dn", "--doc-id", default=None, metavar="DOC_ID",
+                   help="score the document DOC_ID alone (v1.8's -dn)")
     p.add_argument("--exact-method", choices=EXACT_METHODS, default="exact",
                    help="how the exact mapping is solved: exact (assignment algorithm) or ilp "
                         "(--backend, --time-limit, --seed apply) (default: %(default)s)")
@@ -196,14 +218,15 @@ def _run_nugget(args: argparse.Namespace) -> int:
     from .common import solve_options
 
     mappings = list(nugget.MAPPINGS) if args.mapping == "all" else [args.mapping]
-    if not args.coref and (args.coref_mapping is not None or args.coref_threshold != 1.0
-                           or args.coref_conll is not None):
+    if not args.coref and (args.coref_threshold != 1.0 or args.coref_conll is not None
+                           or (args.coref_mapping is not None and args.sequencing is None)):
         raise InputError("--coref-mapping, --coref-threshold and --coref-conll apply with "
-                         "-c/--coref only")
+                         "-c/--coref only (--coref-mapping/-m also with -a/--sequencing)")
     if args.coref_conll is not None and args.mapping == "all":
         raise InputError("--coref-conll writes the files of one mapping, not of --mapping all")
     _check_coref_options(args)
     _check_paths(args)
+    _check_v18_outputs(args)
     if args.pilot_study is not None:
         return _run_pilot_study(args)
     if args.scheme == "muc":
@@ -219,29 +242,44 @@ def _run_nugget(args: argparse.Namespace) -> int:
     if args.type_credit is not None:
         credits = {0: nugget.LevelCredit(levels=(0.0, args.type_credit),
                                          families=nugget.KBP_EVENT_FAMILIES)}
-    ev = nugget.evaluate_files(args.gold, args.system, token_dir=args.token_dir,
-                               token_ext=args.token_ext, type_whitelist=args.type_whitelist,
-                               **_offsets(args), mappings=mappings, compat=args.compat, strict=args.strict,
-                               exact_method=args.exact_method, solve_options=opts,
-                               attribute_credits=credits, coref=args.coref,
-                               coref_combination=args.coref_mapping,
-                               coref_threshold=args.coref_threshold)
+    gold, system, tables, whitelist = nugget.read_pair(
+        args.gold, args.system, token_dir=args.token_dir, token_ext=args.token_ext,
+        type_whitelist=args.type_whitelist, strict=args.strict, **_offsets(args))
+    if args.doc_id is not None:
+        gold, system, tables = _one_document(args.doc_id, gold, system, tables)
+    ev = nugget.evaluate(gold, system, token_tables=tables, type_whitelist=whitelist,
+                         mappings=mappings, compat=args.compat, strict=args.strict,
+                         exact_method=args.exact_method, solve_options=opts,
+                         attribute_credits=credits, coref=args.coref,
+                         coref_combination=args.coref_mapping,
+                         coref_threshold=args.coref_threshold)
     _check_whitelist(args, ev)
+    seq = _sequencing(args, ev, gold, system, whitelist)
     for w in ev.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.coref_conll is not None:
         _write_conll(args.coref_conll, ev.scores[mappings[0]].coref)
+    if args.comparison_output is not None:
+        _write_text(args.comparison_output,
+                    format_v18_comparison(ev.scores[mappings[0]], gold, system, whitelist))
+    if isinstance(args.sequencing, str):
+        from ..metrics import sequencing
+
+        sequencing.write_v18_directory(args.sequencing, seq[mappings[0]])
     if args.json:
         from .common import print_json
 
-        print_json(to_json(ev))
+        doc = to_json(ev)
+        for m, entry in doc["mappings"].items():
+            entry["sequencing"] = sequencing_to_json(seq[m]) if seq else None
+        print_json(doc)
         return 0
     if len(mappings) == 1:
-        sys.stdout.write(_report(ev.scores[mappings[0]], args.compat))
+        sys.stdout.write(_report(ev.scores[mappings[0]], args.compat, seq.get(mappings[0])))
         return 0
     for m in mappings:
         sys.stdout.write(f"######## mapping: {m} ########\n")
-        sys.stdout.write(_report(ev.scores[m], args.compat))
+        sys.stdout.write(_report(ev.scores[m], args.compat, seq.get(m)))
         sys.stdout.write("\n")
     if "exact" in ev.scores:
         sys.stdout.write(format_gaps(ev))
@@ -314,6 +352,158 @@ def _check_paths(args: argparse.Namespace) -> None:
                          f"<doc id>{args.token_ext})", path=args.token_dir)
 
 
+def _check_v18_outputs(args: argparse.Namespace) -> None:
+    """-a, -nv, -d and -dn go with v1.8's scores (the dice scheme), -d with one mapping."""
+    from ..core.errors import InputError
+
+    if args.no_script_validation and args.sequencing is None:
+        raise InputError("-nv/--no-script-validation applies with -a/--sequencing only")
+    given = [name for name, on in (("-a/--sequencing", args.sequencing is not None),
+                                   ("-d/--comparison-output", args.comparison_output is not None),
+                                   ("-dn/--doc-id", args.doc_id is not None)) if on]
+    if given and (args.pilot_study is not None or args.scheme == "muc"):
+        raise InputError(f"{', '.join(given)} apply to v1.8's scores (--scheme dice) only, not "
+                         "to --pilot-study or --scheme muc")
+    if args.comparison_output is not None and args.mapping == "all":
+        raise InputError("-d/--comparison-output writes the comparison of one mapping, not of "
+                         "--mapping all")
+    if isinstance(args.sequencing, str) and args.mapping == "all":
+        raise InputError("-a DIR writes the TimeML files of one mapping, not of --mapping all "
+                         "(-a without DIR scores every mapping)")
+
+
+def _one_document(doc_id: str, gold, system, tables):
+    """v1.8's ``-dn``: the gold and system files reduced to ``doc_id`` (a document missing
+    from the gold is an error -- v1.8 crashes --; one missing from the system scores empty)."""
+    from dataclasses import replace
+
+    from ..core.errors import InputError
+
+    if doc_id not in gold.documents:
+        raise InputError(f"-dn {doc_id}: no such document in the gold standard",
+                         path=gold.path)
+    gold = replace(gold, documents={doc_id: gold.documents[doc_id]})
+    system = replace(system, documents={k: v for k, v in system.documents.items()
+                                        if k == doc_id})
+    if tables is not None:
+        tables = {doc_id: tables.get(doc_id)}
+    return gold, system, tables
+
+
+def _sequencing(args: argparse.Namespace, ev, gold, system, whitelist) -> dict:
+    """``-a``: mapping name -> :class:`~exactalign.metrics.sequencing.SequencingScore` (its
+    warnings joined to ``ev``'s), or ``{}`` without ``-a``."""
+    if args.sequencing is None:
+        return {}
+    from ..metrics import nugget, sequencing
+
+    out = {}
+    for m, sc in ev.scores.items():
+        combination = nugget._coref_combination(args.coref_mapping, sc.combinations)
+        out[m] = sequencing.sequencing_evaluate(gold, system, sc, combination,
+                                                type_whitelist=whitelist,
+                                                validate=not args.no_script_validation)
+    first = next(iter(out.values()))
+    if args.strict and first.warnings:
+        from ..core.errors import InputError
+
+        w = first.warnings[0]
+        raise InputError(w.message + " (an error under strict checking)", path=w.path,
+                         line=w.line)
+    ev.warnings.extend(first.warnings)
+    return out
+
+
+def _write_text(path: str, text: str) -> None:
+    import os
+
+    parent = os.path.dirname(path)
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="\n") as f:
+        f.write(text)
+
+
+def format_v18_comparison(score, gold, system, whitelist) -> str:
+    """v1.8's ``-d`` file: per document, ``#BeginOfDocument <id>``, one line per gold mention
+    (run id, gold id, span as v1.8 lists it -- every character, or the token ids as written --,
+    canonical attributes, text, ``|``, the same for the system mention the span mapping gives
+    it and the pair's Dice, or ``-``), one per unmapped system mention, with ``-c`` the gold and
+    system clusters (``@coref``), then ``#EndOfDocument `` (sic)."""
+    from ..io.tbf import canonical
+    from ..metrics import nugget
+
+    keep = nugget.type_filter(whitelist)
+    run = system.run_id
+
+    def info(m):
+        if m.mode == "char":
+            span = ",".join(str(c) for b, e in m.pieces for c in range(b, e))
+        else:
+            span = m.span
+        return "\t".join([m.mention_id, span, *(canonical(a) for a in m.attributes), m.text])
+
+    def clusters(doc, mentions, side):
+        text = {m.mention_id: m.text for m in mentions}
+        kept = None if keep is None else set(text)
+        lines = []
+        for r in (doc.relations if doc is not None else []):
+            if r.name != "Coreference":
+                continue
+            args = r.arguments if kept is None else tuple(a for a in r.arguments if a in kept)
+            if kept is not None and len(args) < 2:
+                continue
+            lines.append(f"@coref\t{side}\t"
+                         + ",".join(f"{a}:{text[a].replace(',', '')}" for a in args) + "\n")
+        return lines
+
+    out = []
+    for d in score.documents:
+        g_doc, s_doc = gold.documents[d.doc_id], system.documents.get(d.doc_id)
+        g = [m for m in g_doc.mentions if keep is None or m.type in keep]
+        s = [] if s_doc is None else [m for m in s_doc.mentions if keep is None or m.type in keep]
+        al, w = d.pair_weights(nugget.PLAIN)
+        to_sys = {int(gi): (int(si), float(x)) for (gi, si), x in zip(al.tolist(), w.tolist(),
+                                                                      strict=True)}
+        out.append(f"#BeginOfDocument {d.doc_id}\n")
+        for gi, m in enumerate(g):
+            if gi in to_sys:
+                si, x = to_sys[gi]
+                out.append(f"{run}\t{info(m)}\t|\t{info(s[si])}\t{x:.2f}\n")
+            else:
+                out.append(f"{run}\t{info(m)}\t|\t-\t-\n")
+        mapped = {si for si, _ in to_sys.values()}
+        out += [f"{run}\t-\t|\t{info(m)}\t-\n" for si, m in enumerate(s) if si not in mapped]
+        if score.coref is not None:
+            out += clusters(g_doc, g, "gold") + clusters(s_doc, s, "system")
+        out.append("#EndOfDocument \n")
+    return "".join(out)
+
+
+def sequencing_to_json(sc) -> dict:
+    """``-a``'s scores of one mapping: ``combination`` (the mapping's attribute combination
+    that places system mentions on gold ones), ``types[type]`` for Subevent, After and All
+    (``recall``, ``precision``, ``f1`` as fractions, ``v18`` -- the strings v1.8 prints for
+    F1, P and R --, and the summed counts ``prec_matched``, ``system_links``, ``rec_credit``,
+    ``gold_links``) and ``documents[doc_id][type]`` (the toolkit's counts of that document:
+    ``prec_matched``, ``system_links``, ``rec_matched``, ``implicit_matched``,
+    ``common_entities``, ``weight``, ``rec_credit``, ``gold_links``)."""
+    from ..metrics import sequencing
+    from .common import prf
+
+    types = {}
+    for t in sequencing.EVAL_TYPES:
+        p, r, f = sc.scores(t)
+        types[t] = {**prf(r, p, f),
+                    "v18": {"f1": sequencing.py2_percent(f),
+                            "precision": sequencing.py2_percent(p),
+                            "recall": sequencing.py2_percent(r)},
+                    **sc.totals(t)}
+    return {"combination": sc.combination, "types": types,
+            "documents": {d.doc_id: {t: c.to_dict() for t, c in d.counts.items()}
+                          for d in sc.documents}}
+
+
 def _check_whitelist(args: argparse.Namespace, ev) -> None:
     """Warn (an error with ``--strict``) when the type white list keeps no gold and no system
     mention -- a file of blank lines, of other types, or not a type list at all: every score is
@@ -333,11 +523,16 @@ def _check_whitelist(args: argparse.Namespace, ev) -> None:
     ev.warnings.append(TbfWarning(message, args.type_whitelist, None))
 
 
-def _report(score, compat: bool) -> str:
-    """v1.8's report; without ``--compat``, the coreference details follow it."""
+def _report(score, compat: bool, seq=None) -> str:
+    """v1.8's report (with ``seq``, its event sequencing section); without ``--compat``, the
+    coreference details follow it."""
     from ..metrics import nugget
 
     text = nugget.format_v18(score)
+    if seq is not None:
+        from ..metrics import sequencing
+
+        text += sequencing.format_v18_sequencing(seq)
     if score.coref is not None and not compat:
         text += nugget.format_coref_details(score.coref)
     return text
@@ -368,7 +563,8 @@ def to_json(ev) -> dict:
     0, not v1.8's ``nan``. ``scheme`` is ``"dice"`` (see :func:`muc_to_json` for ``muc``);
     ``attribute_credits``: attribute name -> ``{levels, separators, families}`` of the
     hierarchical partial credit used instead of equality (``{}``: v1.8's equality).
-    ``mappings[m]["coreference"]``: :func:`coref_to_json` with ``-c``, else ``null``."""
+    ``mappings[m]["coreference"]``: :func:`coref_to_json` with ``-c``, else ``null``; the CLI
+    adds ``mappings[m]["sequencing"]``: :func:`sequencing_to_json` with ``-a``, else ``null``."""
     exact = ev.scores.get("exact")
     mappings = {}
     for m, sc in ev.scores.items():

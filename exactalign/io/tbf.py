@@ -20,7 +20,7 @@ when it differs. A **relation
 line** is ``@Name<TAB>relation id<TAB>arg1,arg2,...`` with ``Name`` one of ``Coreference``,
 ``After``, ``Subevent``; relations are parsed and checked here; ``Coreference`` clusters are
 scored by v1.8's coreference evaluation (:func:`exactalign.metrics.nugget.coref_evaluate`),
-``After``/``Subevent`` are not scored.
+``After``/``Subevent`` by its event sequencing (``-a``; :mod:`exactalign.metrics.sequencing`).
 
 Spans
 -----
