@@ -34,11 +34,14 @@ _LAZY = {
     "SolveOptions": ".core.solve",
     "solve_model": ".core.solve",
     "bipartite": ".problems.bipartite",
+    "Metric": ".declared.metric",
+    "MetricResult": ".declared.metric",
 }
 
 __all__ = [
     "BackendError", "ExactAlignError", "InfeasibleAlignmentError", "InputError",
-    "LinearModel", "ModelTooLargeError", "Result", "SolveOptions", "Status",
+    "LinearModel", "Metric", "MetricResult", "ModelTooLargeError", "Result", "SolveOptions",
+    "Status",
     "VerificationError", "bipartite", "solve_model", "__version__",
 ]
 
@@ -54,6 +57,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from .core.model import LinearModel
     from .core.result import Result, Status
     from .core.solve import SolveOptions, solve_model
+    from .declared.metric import Metric, MetricResult
     from .problems import bipartite
 
 

@@ -155,6 +155,33 @@ def test_sequence_order_is_weighted_lcs():
                                                [list("abcbdab")]).score.recall_num == 6
 
 
+def test_dag_order():
+    # reference a -> b, a -> c; predicted a -> b -> c: items in any order, edges by index
+    m = Metric(Match(Eq(), "1:1", order="dag", field="items"))
+    ref = {"items": ["a", "b", "c"], "edges": [[0, 1], [0, 2]]}
+    pred = {"items": ["c", "b", "a"], "edges": [[2, 1], [1, 0]]}
+    r = m.compute([pred], [ref])
+    # a<b and a<c hold on both sides; b, c incomparable on the left: all three match
+    assert r.score.recall_num == 3 and r.status is Status.OPTIMAL
+    pred_rev = {"items": ["a", "b", "c"], "edges": [[1, 0], [2, 0]]}  # b -> a, c -> a
+    assert m.compute([pred_rev], [ref]).score.recall_num == 2  # a, and one of b/c
+    assert m.compute([pred_rev], [ref], "brute").score.recall_num == 2
+    with pytest.raises(InputError, match="give its field"):
+        Match(Eq(), order="dag")
+
+
+@pytest.mark.parametrize("backend", ["highs", "scipy", "pulp", "brute"])
+def test_backends_agree_through_the_ilp_method(backend):
+    gold = {"entities": [["a", "b", "c"], ["d", "e"], ["f"]]}
+    pred = {"entities": [["a", "b"], ["c", "d", "e", "f"], ["g"]]}
+    for name in ("coref-ceafe", "coref-ceafm", "coref-muc"):
+        m = LIBRARY[name]()
+        ilp = m.compute([pred], [gold], "ilp", backend=backend)
+        exact = m.compute([pred], [gold])
+        assert ilp.status is Status.OPTIMAL
+        assert ilp.score.recall_num == pytest.approx(exact.score.recall_num, abs=1e-9)
+
+
 def test_greedy_twin_falls_short_and_exact_proves_it():
     # 1:1 with weights 0.9 (a-x), 0.8 (a-y), 0.7 (b-x): greedy takes a-x (0.9), exact 1.5.
     sims = {("a", "x"): 0.9, ("a", "y"): 0.8, ("b", "x"): 0.7}
@@ -273,6 +300,7 @@ DOCS = {
     "dependency-las": st.lists(_edge, max_size=4).map(lambda e: {"edges": e}),
     "ceaf-ree": st.lists(_ree, max_size=4).map(lambda e: {"entities": e}),
     "ceaf-ree-prop": st.lists(_ree, max_size=4).map(lambda e: {"entities": e}),
+    "ceaf-ree-phi4": st.lists(_ree, max_size=4).map(lambda e: {"entities": e}),
     "smatch": _graph(),
 }
 
@@ -290,6 +318,10 @@ def test_greedy_le_exact_eq_brute(name):
     def check(gold, pred):
         exact = metric.compute([pred], [gold], "exact")
         brute = metric.compute([pred], [gold], "brute")
+        ilp = metric.compute([pred], [gold], "ilp")
+        assert ilp.status is Status.OPTIMAL
+        assert ilp.score.recall_num == pytest.approx(exact.score.recall_num, abs=1e-9)
+        assert ilp.score.precision_num == pytest.approx(exact.score.precision_num, abs=1e-9)
         greedy = metric.compute([pred], [gold], "greedy")
         assert exact.status is Status.OPTIMAL
         e, b, g = exact.score, brute.score, greedy.score

@@ -281,8 +281,8 @@ COMMANDS: list[Command] = [
             description="Score JSONL documents with a declared metric (Chen et al. 2023's "
                         "algebra: --list shows the shipped ones, --spec FILE reads yours): "
                         "every matching proven optimal, its greedy twin, and the gap. --seed "
-                        "seeds the latent hill-climber; --backend, --time-limit and --jobs are "
-                        "accepted for uniformity."),
+                        "seeds the latent hill-climber, --backend is the solver of --method ilp; "
+                        "--time-limit and --jobs are accepted for uniformity."),
     Command("validate", "a heuristic of yours (module:function) against a declared metric's "
             "certified optimum, with the smallest counterexample", validate_cli.add_validate_arguments,
             validate_cli.run_validate,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-METHOD_CHOICES = ("exact", "greedy", "brute", "both")
+METHOD_CHOICES = ("exact", "ilp", "greedy", "brute", "both")
 
 
 def add_score_arguments(p: argparse.ArgumentParser) -> None:
@@ -36,9 +36,10 @@ def add_score_arguments(p: argparse.ArgumentParser) -> None:
                         "response; for coref-*), ree (GRIT's role-filler entity files; for "
                         "ceaf-ree*) (default: %(default)s)")
     p.add_argument("--method", choices=METHOD_CHOICES, default="both",
-                   help="exact (every matching proven optimal), greedy (the usual scorer's "
-                        "twin), brute (enumeration; tiny inputs), or both exact and greedy with "
-                        "their gap (default: %(default)s)")
+                   help="exact (every matching proven optimal by its special algorithm), ilp "
+                        "(every matching as an ILP through --backend: the cross-check), greedy "
+                        "(the usual scorer's twin), brute (enumeration; tiny inputs), or both "
+                        "exact and greedy with their gap (default: %(default)s)")
     p.add_argument("--documents", action="store_true",
                    help="also print each document's scores (JSON always has them)")
     p.add_argument("--alignment", action="store_true",
@@ -119,7 +120,8 @@ def run_score(args: argparse.Namespace) -> int:
         ids, preds, refs = _read(args, m, files)
         runs = {}
         for method in methods:
-            runs[method] = m.compute(preds, refs, method, seed=args.seed, ids=ids)
+            runs[method] = m.compute(preds, refs, method, seed=args.seed, ids=ids,
+                                     backend=args.backend)
         gap = None
         if "exact" in runs and "greedy" in runs:
             e, g = runs["exact"], runs["greedy"]

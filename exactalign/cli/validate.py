@@ -34,13 +34,13 @@ def add_validate_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
+    import os
+    import sys
+
     from ..core.errors import InputError
     from ..declared.validate import pytest_case, validate
     from .common import fmt, print_json, table
     from .score import _metrics, _read
-
-    import os
-    import sys
 
     if os.getcwd() not in sys.path:  # `--heuristic mymodule:f` finds ./mymodule.py, as
         sys.path.insert(0, os.getcwd())  # `python -m` would

@@ -14,7 +14,9 @@ every :class:`~exactalign.declared.nodes.Match` it
 4. normalises by the self-scores ``S(X, X)`` and ``S(Y, Y)``, themselves matchings, always
    computed exactly (a denominator is a property of the data, not of the method).
 
-Methods: ``exact`` (every level proven optimal), ``greedy`` (every level matched by the greedy
+Methods: ``exact`` (every level proven optimal), ``ilp`` (every matching as an ILP through
+``backend`` -- the cross-check of the special algorithms, and what ``--backend`` reaches),
+``greedy`` (every level matched by the greedy
 twin: pairs by decreasing similarity, ties by predicted then reference index -- the TAC KBP
 scorer's order -- or smatch's hill-climber for latent variables), ``brute`` (every level
 enumerated over *all* pairs, with no candidate index and no special algorithm: the oracle the
@@ -35,7 +37,7 @@ import numpy as np
 from ..core.result import Result, Status, worst_status
 from .nodes import Eq, Latent, Match, freeze, get_field
 
-METHODS = ("exact", "greedy", "brute")
+METHODS = ("exact", "ilp", "greedy", "brute")
 
 
 @dataclass
@@ -85,6 +87,7 @@ class Evaluator:
     method: str = "exact"
     direction: str | None = None
     seed: int = 0
+    backend: str = "highs"
     statuses: list = field(default_factory=list)
     _self: dict = field(default_factory=dict)
     solves: int = 0
@@ -112,7 +115,7 @@ class Evaluator:
             return hit[1]
         X = node.items(container) if items is None else items
         inner = Evaluator("brute" if self.method == "brute" else "exact", self.direction,
-                          self.seed, [], self._self)
+                          self.seed, self.backend, [], self._self)
         value, res = inner._raw(node, X, X, False)
         self.statuses.extend(inner.statuses)
         self.solves += inner.solves
@@ -122,13 +125,13 @@ class Evaluator:
     def _raw(self, node: Match, X: list, Y: list, want_alignment: bool):
         el = node.element
         t0 = time.perf_counter()
-        if (self.method != "brute" and type(el) is Eq and node.order is None
+        if (self.method in ("exact", "greedy") and type(el) is Eq and node.order is None
                 and node.constraint in ("1:1", "N:N")):
             return self._closed_form(node, el, X, Y, want_alignment, t0)
         rows, cols = self._candidates(el, X, Y)
         w = np.fromiter((el.sim(X[i], Y[j], self) for i, j in zip(rows, cols, strict=True)),
                         dtype=np.float64, count=len(rows))
-        res = self._solve(node, len(X), len(Y), rows, cols, w)
+        res = self._solve(node, X, Y, rows, cols, w)
         self.solves += 1
         self.statuses.append(res.status)
         return float(res.objective), res
@@ -156,8 +159,8 @@ class Evaluator:
                 else:
                     pairs += [(i, j) for j in js]
             al = np.array(sorted(pairs), dtype=np.int64).reshape(-1, 2)
-        status = Status.OPTIMAL if self.method == "exact" else Status.FEASIBLE
-        bound = value if self.method == "exact" else None
+        status = Status.OPTIMAL if self.method != "greedy" else Status.FEASIBLE
+        bound = value if self.method != "greedy" else None
         res = Result(status, value, bound, al, self.method, time.perf_counter() - t0,
                      details={"algorithm": "closed form (multiset intersection)"})
         self.statuses.append(status)
@@ -192,17 +195,23 @@ class Evaluator:
         p = np.array(sorted(pairs), dtype=np.int64)
         return p[:, 0], p[:, 1]
 
-    def _solve(self, node: Match, nx: int, ny: int, rows, cols, w) -> Result:
+    def _solve(self, node: Match, X, Y, rows, cols, w) -> Result:
         from ..problems import bipartite
 
+        nx, ny = len(X), len(Y)
         inst = bipartite.BipartiteInstance(nx, ny, rows, cols, w, node.constraint)
-        if node.order == "sequence":
+        if node.order is not None:
             from ..problems import monotone
 
-            minst = monotone.MonotoneInstance(monotone.Order.sequence(nx),
-                                              monotone.Order.sequence(ny), inst)
-            method = {"exact": "exact", "greedy": "greedy", "brute": "brute"}[self.method]
-            return monotone.solve(minst, method, seed=self.seed)
+            if node.order == "sequence":
+                ref, pred = monotone.Order.sequence(nx), monotone.Order.sequence(ny)
+            else:
+                ref = monotone.Order.from_edges(nx, X.edges, what="reference DAG")
+                pred = monotone.Order.from_edges(ny, Y.edges, what="predicted DAG")
+            minst = monotone.MonotoneInstance(ref, pred, inst)
+            return monotone.solve(minst, self.method, backend=self.backend, seed=self.seed)
+        if self.method == "ilp":
+            return bipartite.solve(inst, "ilp", backend=self.backend, seed=self.seed)
         return bipartite.solve(inst, self.method)
 
     # -- latent variables ----------------------------------------------------------------------
@@ -227,8 +236,9 @@ class Evaluator:
         from ..problems import latent
 
         inst, constant = latent_instance(node, x, y)
-        method = {"exact": "bnb", "greedy": "hillclimb", "brute": "brute"}[self.method]
-        res = latent.solve(inst, method, seed=self.seed)
+        method = {"exact": "bnb", "ilp": "ilp", "greedy": "hillclimb",
+                  "brute": "brute"}[self.method]
+        res = latent.solve(inst, method, seed=self.seed, backend=self.backend)
         if self.method == "exact" and res.status is not Status.OPTIMAL:
             # the pure-Python branch and bound ran out of its budget: the certified LP/MIP
             res = latent.solve(inst, "exact", seed=self.seed)

@@ -26,6 +26,8 @@ name                           declaration
 ``ceaf-ree``                   role-filler entities 1:1 within a role, ``φ = [p ⊆ g]``
                                (GRIT's CEAF-REE)
 ``ceaf-ree-prop``              the same with ``φ = |g ∩ p| / |p|``
+``ceaf-ree-phi4``              §6's partial credit: ``φ4`` (F1 of the mention overlap) instead of
+                               ``[p ⊆ g]``
 ``smatch``                     triples with variables, one 1:1 variable mapping (Smatch)
 =============================  =================================================================
 """
@@ -163,6 +165,13 @@ def ceaf_ree_prop() -> Metric:
                   name="ceaf-ree-prop")
 
 
+def ceaf_ree_phi4() -> Metric:
+    """CEAF-REE with partial credit (Chen et al. §6: "replace φ_REE with φ3 or φ4"): ``φ4 =
+    2|g ∩ p| / (|g| + |p|)``. Document as :func:`ceaf_ree`."""
+    return Metric(Match(Record({"role": Eq(), "mentions": Match(Eq(), normalizer="f1")})),
+                  field="entities", name="ceaf-ree-phi4")
+
+
 def smatch() -> Metric:
     """Smatch (Cai & Knight 2013) on any triple set. Document: ``{"triples": [[relation,
     source, target], ...], "variables": [name, ...]}``."""
@@ -186,5 +195,6 @@ LIBRARY: dict[str, Callable[[], Metric]] = {
     "dependency-las": dependency_las,
     "ceaf-ree": ceaf_ree,
     "ceaf-ree-prop": ceaf_ree_prop,
+    "ceaf-ree-phi4": ceaf_ree_phi4,
     "smatch": smatch,
 }

@@ -220,7 +220,7 @@ class Metric:
         return doc[self.field]
 
     def score_document(self, prediction, reference, method: str = "exact", *, seed: int = 0,
-                       doc_id: str = "0") -> DocumentScore:
+                       doc_id: str = "0", backend: str = "highs") -> DocumentScore:
         """One document's counts (:class:`DocumentScore`)."""
         if method not in METHODS:
             raise InputError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
@@ -228,7 +228,7 @@ class Metric:
         directions = ("recall", "precision") if self.directional else (None,)
         outs = []
         for direction in directions:
-            ev = Evaluator(method, direction, seed)
+            ev = Evaluator(method, direction, seed, backend)
             if isinstance(self.spec, Match):
                 out = ev.match(self.spec, ref, pred, want_alignment=True)
                 sx = ev.self_score(self.spec, ref)
@@ -254,7 +254,8 @@ class Metric:
         if not isinstance(self.spec, Match) or res.alignment is None:
             return
         X, Y = self.spec.items(ref), self.spec.items(pred)
-        check = Evaluator("exact" if res.method != "greedy" else "greedy", direction, seed)
+        check = Evaluator("greedy" if res.method in ("greedy", "hillclimb") else "exact",
+                          direction, seed)
         total = math.fsum(self.spec.element.sim(X[i], Y[j], check)
                           for i, j in res.alignment.tolist())
         if not close(total, out.value):
@@ -265,7 +266,7 @@ class Metric:
                                     f"objective {out.value!r}")
 
     def compute(self, predictions, references, method: str = "exact", *, seed: int = 0,
-                ids: Sequence[str] | None = None) -> MetricResult:
+                ids: Sequence[str] | None = None, backend: str = "highs") -> MetricResult:
         """Score a corpus: ``predictions[k]`` against ``references[k]`` (documents, paired by
         position; ``ids`` names them). Returns a :class:`MetricResult` -- the object whose
         ``to_dict()`` the command line prints with ``--json``."""
@@ -280,7 +281,8 @@ class Metric:
         for k, (p, r) in enumerate(zip(predictions, references, strict=True)):
             doc_id = ids[k] if ids is not None else str(k)
             try:
-                docs.append(self.score_document(p, r, method, seed=seed, doc_id=doc_id))
+                docs.append(self.score_document(p, r, method, seed=seed, doc_id=doc_id,
+                                                backend=backend))
             except InputError as e:
                 raise InputError(f"document {doc_id}: {e.message}", path=e.path,
                                  line=e.line) from None

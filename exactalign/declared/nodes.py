@@ -52,8 +52,9 @@ CONSTRAINTS = ("1:1", "1:N", "N:1", "N:N")
 NORMALIZERS = ("none", "precision", "recall", "f1", "fbeta", "jaccard", "directional")
 #: Span similarity measures.
 SPAN_MEASURES = ("exact", "overlap", "dice", "jaccard")
-#: Order constraints of a matching: none, or a total order on both sides (the list order).
-ORDERS = (None, "sequence")
+#: Order constraints of a matching: none, a total order on both sides (the list order), or a
+#: partial order given by DAG edges between item indices.
+ORDERS = (None, "sequence", "dag")
 
 
 def freeze(value: Any):
@@ -441,13 +442,22 @@ class Record(Node):
         return d
 
 
+class _Items(list):
+    """The items of a DAG-ordered collection, carrying its edges."""
+
+    def __init__(self, items, edges):
+        super().__init__(items)
+        self.edges = edges
+
+
 class Match(Node):
     """The matching score of two collections (Chen et al. Eq. 13), normalised (Eqs. 4-7).
 
     ``element``: the similarity of two elements. ``constraint``: ``1:1`` (partial bijection),
     ``1:N`` (a reference element may match several predicted ones, each predicted at most one),
     ``N:1`` (the converse) or ``N:N``. ``order="sequence"``: the matching must also preserve
-    the order of the two lists (weighted LCS, §5). ``normalizer``: ``none`` (the raw score, an
+    the order of the two lists (weighted LCS, §5); ``order="dag"``: the partial order of a DAG
+    (``x[field]`` the items, ``x[edges]`` pairs of item indices; the ILP of §5 / App. A.2). ``normalizer``: ``none`` (the raw score, an
     unnormalised similarity), ``precision``, ``recall``, ``f1``, ``fbeta`` (with ``beta``),
     ``jaccard``, or ``directional`` (recall inside a recall, precision inside a precision; B³).
     ``field``: match ``x[field]`` with ``y[field]`` (a collection inside a record).
@@ -461,7 +471,7 @@ class Match(Node):
     def __init__(self, element: Node | None = None, constraint: str = "1:1",
                  normalizer: str = "none", beta: float = 1.0, order: str | None = None,
                  field: str | None = None, threshold: float | None = None,
-                 minimum: float | None = None, binary: bool = False):
+                 minimum: float | None = None, binary: bool = False, edges: str = "edges"):
         element = Eq() if (element is None or element is Ellipsis) else element
         if not isinstance(element, Node):
             raise InputError(f"a Match element must be a similarity node, not {element!r}")
@@ -472,7 +482,11 @@ class Match(Node):
             raise InputError(f"unknown normalizer {normalizer!r}; choose one of "
                              + ", ".join(NORMALIZERS))
         if order not in ORDERS:
-            raise InputError(f"unknown order {order!r}; choose 'sequence' or leave it out")
+            raise InputError(f"unknown order {order!r}; choose 'sequence' or 'dag', or leave "
+                             "it out")
+        if order == "dag" and field is None:
+            raise InputError("an order='dag' match reads {field: items, edges: [[i, j], ...]}: "
+                             "give its field")
         if order == "sequence" and constraint == "N:N":
             raise InputError("an order-preserving matching cannot be N:N")
         if not (float(beta) > 0 and math.isfinite(float(beta))):
@@ -483,6 +497,7 @@ class Match(Node):
         self.beta = float(beta)
         self.order = order
         self.field = field
+        self.edges = edges
         self.threshold = None if threshold is None else float(threshold)
         self.minimum = None if minimum is None else float(minimum)
         self.binary = bool(binary)
@@ -501,6 +516,14 @@ class Match(Node):
         v = x if self.field is None else get_field(x, self.field)
         if isinstance(v, str | bytes) or not isinstance(v, Sequence | set | frozenset):
             raise InputError(f"a Match compares collections (lists), not {_short(v)}")
+        if self.order == "dag":
+            edges = get_field(x, self.edges)
+            try:
+                edges = [(int(a), int(b)) for a, b in edges]
+            except (TypeError, ValueError):
+                raise InputError(f"DAG edges are [from, to] item indices, not "
+                                 f"{_short(edges)}") from None
+            return _Items(v, edges)
         return list(v)
 
     def sim(self, x, y, ev) -> float:
@@ -528,6 +551,8 @@ class Match(Node):
             d["beta"] = self.beta
         if self.order is not None:
             d["order"] = self.order
+        if self.order == "dag":
+            d["edges"] = self.edges
         if self.field is not None:
             d["field"] = self.field
         for key in ("threshold", "minimum"):
