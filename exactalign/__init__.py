@@ -36,12 +36,13 @@ _LAZY = {
     "bipartite": ".problems.bipartite",
     "Metric": ".declared.metric",
     "MetricResult": ".declared.metric",
+    "score": ".declared.api",
 }
 
 __all__ = [
     "BackendError", "ExactAlignError", "InfeasibleAlignmentError", "InputError",
     "LinearModel", "Metric", "MetricResult", "ModelTooLargeError", "Result", "SolveOptions",
-    "Status",
+    "Status", "score",
     "VerificationError", "bipartite", "solve_model", "__version__",
 ]
 
@@ -57,6 +58,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from .core.model import LinearModel
     from .core.result import Result, Status
     from .core.solve import SolveOptions, solve_model
+    from .declared.api import score
     from .declared.metric import Metric, MetricResult
     from .problems import bipartite
 

@@ -131,10 +131,33 @@ class Evaluator:
         rows, cols = self._candidates(el, X, Y)
         w = np.fromiter((el.sim(X[i], Y[j], self) for i, j in zip(rows, cols, strict=True)),
                         dtype=np.float64, count=len(rows))
+        if X is Y and self.method != "brute" and node.order is None:
+            res = self._self_by_dominance(node, X, rows, cols, w, t0)
+            if res is not None:
+                self.statuses.append(res.status)
+                return float(res.objective), res
         res = self._solve(node, X, Y, rows, cols, w)
         self.solves += 1
         self.statuses.append(res.status)
         return float(res.objective), res
+
+    def _self_by_dominance(self, node: Match, X, rows, cols, w, t0) -> Result | None:
+        """``S(X, X)`` without solving when each item is at least as similar to itself as to
+        any other (Chen et al.'s Definition 1, checked on the weights): then no matching beats
+        the identity, since every matched pair weighs at most its row's diagonal and diagonals
+        are >= 0. N:N has no such shortcut (every positive pair counts); None when it fails."""
+        if node.constraint == "N:N":
+            return None
+        n = len(X)
+        diag = np.zeros(n)
+        on = rows == cols
+        diag[rows[on]] = w[on]
+        if np.any(w > diag[rows] + 1e-12) or np.any(w > diag[cols] + 1e-12):
+            return None
+        value = float(diag.sum())
+        al = np.stack([np.arange(n), np.arange(n)], axis=1)[diag > 0]
+        return Result(Status.OPTIMAL, value, value, al, self.method, time.perf_counter() - t0,
+                      details={"algorithm": "identity (diagonal dominance)"})
 
     def _closed_form(self, node: Match, el: Eq, X, Y, want_alignment: bool, t0: float):
         kx = [el.hash_key(v) for v in X]

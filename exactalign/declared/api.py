@@ -1,0 +1,72 @@
+"""``exactalign.score``: one call for any declared metric, on documents in memory or on files.
+
+    >>> import exactalign
+    >>> gold = [{"entities": [["a", "b", "c"], ["d"]]}]
+    >>> pred = [{"entities": [["a", "b"], ["c", "d"]]}]
+    >>> r = exactalign.score("coref-ceafm", gold, pred)
+    >>> (r.score.recall, r.score.precision, r.status.value)
+    (0.75, 0.75, 'optimal')
+    >>> exactalign.score("coref-ceafm", gold, pred, method="greedy").status.value
+    'feasible'
+
+The result is the :class:`~exactalign.declared.metric.MetricResult` whose ``to_dict()`` is what
+``exactalign score --json`` prints for that metric and method.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.errors import InputError
+from .metric import Metric, MetricResult
+
+
+def _metric(metric) -> Metric:
+    if isinstance(metric, Metric):
+        return metric
+    if isinstance(metric, Path) or (isinstance(metric, str) and
+                                    metric.endswith((".toml", ".json"))):
+        from .files import load_spec
+
+        metrics = load_spec(metric)
+        if len(metrics) != 1:
+            raise InputError(f"{metric} declares {len(metrics)} metrics; load them with "
+                             "exactalign.declared.files.load_spec and score each")
+        return metrics[0]
+    from .library import LIBRARY
+
+    if metric not in LIBRARY:
+        raise InputError(f"unknown metric {metric!r}; shipped: " + ", ".join(LIBRARY))
+    return LIBRARY[metric]()
+
+
+def score(metric, references, predictions, *, method: str = "exact", format: str = "jsonl",
+          seed: int = 0, backend: str = "highs") -> MetricResult:
+    """Score ``predictions`` against ``references`` with ``metric``.
+
+    ``metric``: a shipped metric's name (``exactalign score --list``), a :class:`Metric`, or a
+    spec file (``.toml``/``.json``). ``references`` / ``predictions``: lists of documents
+    (paired by position), or two paths -- JSONL files (paired by ``id``) or, with ``format``,
+    native files (``amr``, ``conll``, ``ree``). ``method``: ``exact``, ``ilp``, ``greedy`` or
+    ``brute``."""
+    m = _metric(metric)
+    if isinstance(references, str | Path) != isinstance(predictions, str | Path):
+        raise InputError("give references and predictions both as paths or both as lists")
+    ids = None
+    if isinstance(references, str | Path):
+        from .files import pair_documents, read_jsonl
+
+        if format == "jsonl":
+            ref_docs, sys_docs = read_jsonl(references), read_jsonl(predictions)
+        else:
+            from .convert import READERS
+
+            if format not in READERS:
+                raise InputError(f"unknown format {format!r}; choose jsonl, "
+                                 + ", ".join(READERS))
+            ids, refs, preds = READERS[format](references, predictions)
+            ref_docs = [(i, None, d) for i, d in zip(ids, refs, strict=True)]
+            sys_docs = [(i, None, d) for i, d in zip(ids, preds, strict=True)]
+        ids, predictions, references = pair_documents(m, ref_docs, sys_docs, str(references),
+                                                      str(predictions))
+    return m.compute(predictions, references, method, seed=seed, ids=ids, backend=backend)
