@@ -150,6 +150,10 @@ def _notes_lines(scores) -> list[str]:
     unaligned = sum(len(d.notes["unaligned"]) for d in scores.documents)
     if unaligned:
         out.append(f"system entities not aligned to the reference: {unaligned}")
+    differ = sum(bool(d.notes.get("texts_differ")) for d in scores.documents)
+    if differ:
+        out.append(f"documents whose <TEXT> differs from the reference's: {differ} (the "
+                   "toolkit stops on them; their ids are aligned by span)")
     return out
 
 

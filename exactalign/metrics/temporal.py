@@ -4,15 +4,23 @@ A system TLINK counts for precision when the reference graph's closure entails i
 TLINK counts for recall when the system graph's closure entails it; P and R are micro-averaged
 over documents, F1 is their harmonic mean.
 
-Common steps (both modes)
--------------------------
-* Ids: system entities are mapped to reference entities by id when both files use the id for
-  the same character span, else by identical span (the TimeML-Normalizer's alignment, which the
-  toolkit runs first); unaligned system entities keep a private id and are reported.
+Common steps (all modes)
+------------------------
+* Ids: in ``exact`` and ``plain`` mode, system entities are mapped to reference entities by id
+  when both files use the id for the same character span, else by identical span
+  (:func:`align_ids`). ``te3`` mode aligns them as the toolkit's TimeML-Normalizer does before
+  the links are read (:func:`te3_link_ids`): events by first token, timexes by overlap (one to
+  one, in text order), the DCTs with each other, event instances by MAKEINSTANCE order, with the
+  toolkit's tokenizer -- so ``last Friday`` aligns with ``Friday`` and ``left town`` with
+  ``left`` (where the texts of ``<TEXT>`` differ the toolkit stops; ``te3`` then falls back to
+  :func:`align_ids` and notes ``texts_differ``). Either way, unaligned system entities keep a
+  private id (their links stay, in the precision denominator) and are reported.
 * Orientation: as the normaliser writes them, every link is turned so that an event comes before
-  a timex and, between two of a kind, the one earlier in the reference text (the DCT first) is the
-  source; the label is inverted when turned (:data:`~exactalign.problems.temporal.INVERSE`).
-  The normaliser also writes every IDENTITY as SIMULTANEOUS, which matters for exact matches.
+  a timex and, between two of a kind, the one earlier in the reference text (the DCT first) is
+  the source (``te3``: the lower normalised number -- text order of first tokens, an event's
+  further instances after every first instance); the label is inverted when turned
+  (:data:`~exactalign.problems.temporal.INVERSE`). The normaliser also writes every IDENTITY as
+  SIMULTANEOUS, which matters for exact matches.
 * Labels are upper-cased; DURING and DURING_INV read as SIMULTANEOUS (toolkit's
   ``consider_DURING_as_SIMULTANEOUS``); labels without point semantics (VAGUE, ...) are reported.
 
@@ -34,6 +42,9 @@ Common steps (both modes)
    points read as equal (see :class:`Timegraph`) -- this changes scores on TE3-Platinum.
 3. The reduced graph is the kept links in order, followed by the set-aside ones
    (``final_relations + violated_relations``): set-aside links stay in the denominators.
+   A link the normaliser turned but whose label it cannot invert (VAGUE, NONE, ...) is
+   written ``null``; set aside (upper-cased) it is not recognised among the set-aside links
+   and counts twice, ``null`` and ``NULL`` (the inverse of such a label is it upper-cased).
 4. A link of one reduced graph is credited when the other document has the same link written
    the same way or inverted (exact string match), or when the
    other Timegraph entails it (:meth:`Timegraph.entails`): a BEGINS link is never verified through
@@ -55,7 +66,8 @@ Entity extraction (:func:`entity_scores`)
 The toolkit's EVENT and TIMEX3 scores (``evaluation-entities/evaluate_entities.py``), with its
 TimeML-Normalizer's alignment re-implemented token for token (:func:`te3_entity_ids`): strict
 and relaxed P/R/F1, attribute accuracy and "Attribute F1", micro-averaged over documents.
-Independent of the link scores above; their id alignment (:func:`align_ids`) is simpler.
+``te3`` link scores use the same alignment (:func:`te3_link_ids`); ``exact`` and ``plain``
+link scores the simpler :func:`align_ids`.
 """
 
 from __future__ import annotations
@@ -73,7 +85,7 @@ from ..problems import temporal as tp
 __all__ = ["DocScore", "CorpusScore", "align_ids", "document_links", "te3_document",
            "exact_document", "score_corpus", "Timegraph", "te3_graph", "EVENT_ATTRIBUTES",
            "TIMEX_ATTRIBUTES", "EntityCounts", "DocEntities", "EntityScores", "toolkit_tokens",
-           "te3_entity_ids", "entity_document", "entity_scores"]
+           "te3_entity_ids", "te3_link_ids", "entity_document", "entity_scores"]
 
 
 @dataclass(frozen=True)
@@ -174,11 +186,23 @@ def _order_key(gold: TimeMLDocument):
     return key
 
 
+# the labels the TimeML-Normalizer can invert (reverseRelationCategory); it writes any other
+# label of a link it turns as "null"
+_NORMALISER_INVERTS = frozenset({
+    "BEFORE", "AFTER", "IBEFORE", "IAFTER", "DURING", "DURING_INV", "BEGINS", "BEGUN_BY", "ENDS",
+    "ENDED_BY", "OVERLAPS", "OVERLAPPED_BY", "INCLUDES", "IS_INCLUDED", "IDENTITY",
+    "SIMULTANEOUS"})
+
+
 def document_links(doc: TimeMLDocument, gold: TimeMLDocument,
-                   mapping: dict[str, str] | None = None) -> list[tuple[str, str, str]]:
+                   mapping: dict[str, str] | None = None, key=None, *,
+                   turned_unknown: str | None = None) -> list[tuple[str, str, str]]:
     """The document's TLINKs as ``(source, target, label)`` in file order, ids mapped to the
-    reference's, oriented and labelled as in the module docstring (duplicates kept)."""
-    key = _order_key(gold)
+    reference's, oriented and labelled as in the module docstring (duplicates kept). ``key``
+    orders the (mapped) ids for orientation; by default the reference's text order. A turned
+    link whose label the normaliser cannot invert is labelled ``turned_unknown`` when given
+    (``te3``: ``"null"``, as the normaliser writes it), else keeps its label."""
+    key = _order_key(gold) if key is None else key
     out = []
     for lk in doc.tlinks:
         s = mapping.get(lk.source, "sys:" + lk.source) if mapping is not None else lk.source
@@ -187,6 +211,9 @@ def document_links(doc: TimeMLDocument, gold: TimeMLDocument,
         if rel == "IDENTITY":   # the TimeML-Normalizer writes every IDENTITY as SIMULTANEOUS
             rel = "SIMULTANEOUS"
         if key(t) < key(s) and s != t:
+            if turned_unknown is not None and rel not in _NORMALISER_INVERTS:
+                out.append((t, s, turned_unknown))
+                continue
             s, t, rel = t, s, tp.INVERSE.get(rel, rel)
         out.append((s, t, tp.canonical_relation(rel)))
     return out
@@ -592,16 +619,21 @@ def te3_graph(links: list[tuple[str, str, str]]) -> _Te3Graph:
         outcome = tg.insert(s, t, rel)
         (kept if outcome == "added" else redundant if outcome == "entailed" else aside).append(
             (s, t, rel))
-    return _Te3Graph(tg, kept + aside, aside, redundant)
+    # the Timegraph records a set-aside link with its label upper-cased, and the final
+    # relations are the links not found (case-sensitively) among those, then those: a
+    # set-aside link written in lower case (a normaliser's "null") is counted twice
+    again = [(s, t, rel.upper()) for s, t, rel in aside if rel != rel.upper()]
+    return _Te3Graph(tg, kept + aside + again, aside, redundant)
 
 
 def _written(links) -> set[tuple[str, str, str]]:
-    """Every link and its inverse, as the toolkit's ``get_triples`` writes them."""
+    """Every link and its inverse, as the toolkit's ``get_triples`` writes them (the inverse
+    of a label without one: the label upper-cased)."""
     out = set()
     for s, t, rel in links:
         out.add((s, t, rel))
         if s != t:
-            out.add((t, s, tp.INVERSE.get(rel, rel)))
+            out.add((t, s, tp.INVERSE.get(rel, rel.upper())))
     return out
 
 
@@ -615,15 +647,109 @@ def _te3_matched(final, other: _Te3Graph, other_written) -> int:
     return count
 
 
+def te3_link_ids(gold: TimeMLDocument, system: TimeMLDocument
+                 ) -> tuple[dict[str, str], dict[str, str]]:
+    """The ids the TimeML-Normalizer writes in the TLINKs of the reference and of the system
+    (``TimeML_Normalizer.normalize``, reference first, as ``TE3-evaluation.py`` runs it before
+    ``temporal_evaluation.py`` reads the links): ``{id a TLINK uses (eiid, the eid of an
+    event without instance, tid): normalised id}`` for each file. Link endpoints with the same
+    normalised id are one entity for the link scores.
+
+    * The DCT (the first TIMEX3 of ``<DCT>``) is ``t0`` in both files.
+    * A TIMEX3 of ``<TEXT>`` has its :func:`te3_entity_ids` id ``tN`` (overlap, one to one in
+      text order).
+    * An event instance: the first MAKEINSTANCE (file order) of an EVENT with id ``eN``
+      (:func:`te3_entity_ids`: same first token) is ``eiN``; each further instance of that
+      EVENT ``ei`` + the first number from 1000000 + N not yet used in the file. So the
+      *second* instance of a system event aligns with the second instance of the reference
+      event, whatever the eiids. An EVENT without MAKEINSTANCE (a TLINK naming its eid) is
+      ``eiN`` here; the normaliser has no instance id for it.
+    * A system entity without reference counterpart keeps a number of its own (the counters
+      are shared by both files, so it never collides with a reference id): its links stay in
+      the system graph, counted in the precision denominator, matchable by nothing.
+    * No id: entities outside ``<TEXT>`` other than the DCT (TimeBank's headline EVENTs), and
+      entities that label no token (see :func:`te3_entity_ids`). The normaliser stops with an
+      exception on a TLINK or MAKEINSTANCE naming one of them, and no score is printed.
+    """
+    ents = te3_entity_ids(gold, system)
+    out: tuple[dict[str, str], dict[str, str]] = ({}, {})
+    for doc, ent, ids in zip((gold, system), ents, out, strict=True):
+        dct = _dct_tid(doc)
+        for k, t in doc.timexes.items():
+            if k == dct:
+                ids[k] = "t0"
+            elif (n := ent.get(("TIMEX3", t.tid))) is not None:
+                ids[k] = n
+        seen, used = set(), set()
+        for k, e in doc.events.items():     # MAKEINSTANCE order, then events without one
+            n = ent.get(("EVENT", e.eid))
+            if n is None:
+                continue
+            num = int(n[1:])
+            if e.eiid is not None and n in seen:
+                num += 1000000
+                while num in used:
+                    num += 1
+            seen.add(n)
+            used.add(num)
+            ids[k] = f"ei{num}"
+    return out
+
+
+def _dct_tid(doc: TimeMLDocument) -> str | None:
+    """The tid the normaliser renames ``t0``: the first TIMEX3 of ``<DCT>`` (for a document
+    without file, or without ``<DCT>``: :attr:`TimeMLDocument.dct` when outside ``<TEXT>``)."""
+    dct = _elements(doc).dct
+    if dct is None and doc.dct in doc.timexes and doc.timexes[doc.dct].start is None:
+        dct = doc.dct
+    return dct
+
+
+def _te3_alignment(gold: TimeMLDocument, system: TimeMLDocument):
+    """Node names of the reference's and the system's link endpoints, the orientation key and
+    the unaligned system ids, as the toolkit sees them (:func:`te3_link_ids`): endpoints are
+    named by their normalised ids and oriented by their numbers (events before timexes, then
+    the lower number first), as the normaliser writes the links. An endpoint without
+    normalised id (where the toolkit stops, see :func:`te3_link_ids`) keeps its own id and
+    aligns by id and span (:func:`align_ids`). When the texts of ``<TEXT>`` differ (the
+    toolkit stops: 'Tokens doesn't match'), the ids are those of :func:`align_ids`."""
+    if gold.text != system.text:
+        mapping, unaligned = align_ids(gold, system)
+        return None, mapping, _order_key(gold), unaligned
+    ids = te3_link_ids(gold, system)
+    by_id, _ = align_ids(gold, system)
+    order: dict[str, tuple] = {}
+    names: tuple[dict[str, str], dict[str, str]] = ({}, {})
+    for side, doc in enumerate((gold, system)):
+        for k in [*doc.events, *doc.timexes]:
+            kind = 0 if k in doc.events else 1
+            n = ids[side].get(k)
+            if n is not None:
+                order[n] = (kind, int(n[2 - kind:]), "")
+            elif side == 0:
+                n = "~" + k
+            elif by_id.get(k) is not None and by_id[k] not in ids[0]:
+                n = "~" + by_id[k]
+            else:
+                n = "~sys:" + k
+            order.setdefault(n, (kind, -1, n))
+            names[side][k] = n
+    known = set(names[0].values())
+    unaligned = [k for k, n in names[1].items() if n not in known]
+    return names[0], names[1], lambda name: order.get(name, (2, 0, name)), unaligned
+
+
 def te3_document(gold: TimeMLDocument, system: TimeMLDocument) -> DocScore:
     """One document scored as the TempEval-3 toolkit does (module docstring, ``te3``)."""
-    mapping, unaligned = align_ids(gold, system)
-    g_links = document_links(gold, gold)
-    s_links = document_links(system, gold, mapping)
+    g_names, s_names, key, unaligned = _te3_alignment(gold, system)
+    g_links = document_links(gold, gold, g_names, key, turned_unknown="null")
+    s_links = document_links(system, gold, s_names, key, turned_unknown="null")
     g, s = te3_graph(g_links), te3_graph(s_links)
     prec = _te3_matched(s.final, g, _written(g_links))
     rec = _te3_matched(g.final, s, _written(s_links))
     notes = _notes(g_links, s_links, unaligned)
+    if g_names is None:
+        notes["texts_differ"] = True
     notes.update(gold_set_aside=len(g.set_aside), system_set_aside=len(s.set_aside),
                  gold_redundant=len(g.redundant), system_redundant=len(s.redundant))
     return DocScore(gold.doc_id, prec, len(s.final), rec, len(g.final), notes)
