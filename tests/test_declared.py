@@ -446,3 +446,18 @@ def test_score_cli_on_native_formats(capsys):
     assert (m["micro"]["recall"], m["micro"]["precision"]) == pytest.approx((0.73333, 0.55),
                                                                            abs=5e-6)
     assert doc["metrics"][0]["greedy"] is None
+
+
+def test_score_cli_names_the_worst_documents_with_witnesses(tmp_path, capsys):
+    from exactalign import cli
+
+    # CEAFm: greedy takes {a,b,x,y}-{a,b,c} (2) first and strands {c}; the optimum pairs
+    # {a,b,x,y}-{x,y} and {c}-{a,b,c} (2 + 1): drop one pair, add two.
+    gold, pred = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
+    gold.write_text('{"id": "a", "entities": [["a", "b", "x", "y"], ["c"]]}\n')
+    pred.write_text('{"id": "a", "entities": [["a", "b", "c"], ["x", "y"]]}\n')
+    assert cli.main(["score", "--metric", "coref-ceafm", str(gold), str(pred), "--json"]) == 0
+    gap = json.loads(capsys.readouterr().out)["metrics"][0]["gap"]
+    assert gap["documents_short"] == 1 and gap["f1_points"] == pytest.approx(20.0)
+    w = gap["worst_documents"][0]["witness"]
+    assert (w["remove"], w["add"], w["gain"]) == ([[0, 0]], [[0, 1], [1, 0]], 1.0)

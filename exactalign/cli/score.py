@@ -125,10 +125,17 @@ def run_score(args: argparse.Namespace) -> int:
         gap = None
         if "exact" in runs and "greedy" in runs:
             e, g = runs["exact"], runs["greedy"]
-            short = [d.id for d, h in zip(e.documents, g.documents, strict=True)
+            short = [(d, h, k) for k, (d, h) in enumerate(zip(e.documents, g.documents,
+                                                               strict=True))
                      if h.prf.f1 < d.prf.f1 - 1e-12]
+            worst = []
+            for d, h, k in sorted(short, key=lambda t: t[1].prf.f1 - t[0].prf.f1)[:10]:
+                w = m.witness(preds[k], refs[k], h.results[0].alignment, backend=args.backend)
+                worst.append({"id": d.id, "exact_f1": d.prf.f1, "greedy_f1": h.prf.f1,
+                              "witness": None if w is None else w.to_dict()})
             gap = {"f1_points": 100 * (e.value - g.value), "documents_short": len(short),
-                   "documents": len(ids), "short_ids": short}
+                   "documents": len(ids), "short_ids": [d.id for d, _, _ in short],
+                   "worst_documents": worst}
         out.append({"name": m.name, "spec": m.to_dict(),
                     **{k: (runs[k].to_dict(alignment=args.alignment) if k in runs else None)
                        for k in ("exact", "greedy", "brute")},
@@ -147,6 +154,13 @@ def run_score(args: argparse.Namespace) -> int:
         if gap is not None:
             rows.append([m.name, "gap", "", "", fmt(gap["f1_points"], ".2f"), "",
                          f"{gap['documents_short']}/{gap['documents']} docs short", ""])
+            for wd in gap["worst_documents"][:3]:
+                wt = wd["witness"]
+                how = "" if wt is None else (f"{len(wt['remove'])} pairs out, "
+                                             f"{len(wt['add'])} in")
+                rows.append([f"  {wd['id']}", "witness", "", "",
+                             fmt(100 * (wd["greedy_f1"] - wd["exact_f1"]), ".2f"), "", how,
+                             ""])
     if args.json:
         print_json({"reference": args.reference, "system": args.system,
                     "documents": len(files[0]), "metrics": out})

@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..core.errors import InputError, VerificationError
 from ..core.result import Result, Status, close, relative_gap, worst_status
 from ..metrics.aggregation import PRF, macro
@@ -246,6 +248,24 @@ class Metric:
             (o,) = outs
             prf = PRF(o.value, o.self_ref, o.value, o.self_pred)
         return DocumentScore(str(doc_id), prf, tuple(o.result for o in outs))
+
+    def witness(self, prediction, reference, alignment, *, backend: str = "highs"):
+        """The fewest root pair changes that turn ``alignment`` (say, the greedy twin's) into
+        an optimal root alignment (:func:`exactalign.problems.bipartite.witness`, with the
+        exact inner similarities), or ``None`` where the root is not a plain matching
+        (latent variables, an order constraint)."""
+        from ..problems import bipartite
+
+        spec = self.spec
+        if not isinstance(spec, Match) or spec.order is not None:
+            return None
+        ev = Evaluator("exact", "recall" if self.directional else None, 0, backend)
+        X, Y = spec.items(self._root(reference)), spec.items(self._root(prediction))
+        rows, cols = ev._candidates(spec.element, X, Y)
+        w = np.array([spec.element.sim(X[i], Y[j], ev) for i, j in zip(rows, cols,
+                                                                       strict=True)])
+        inst = bipartite.BipartiteInstance(len(X), len(Y), rows, cols, w, spec.constraint)
+        return bipartite.witness(inst, alignment, backend=backend)
 
     def _verify(self, out: Outcome, ref, pred, direction, seed) -> None:
         """Recompute the root score from the returned alignment, pair by pair, through the
