@@ -54,9 +54,9 @@ def _read(path: str):
 
 
 def run_ere(args: argparse.Namespace) -> int:
+    from ..core.result import combine_results
     from ..io.ere import pair_annotations
     from ..metrics import ere
-    from ..metrics.coref import combine_results
     from ..problems.ere import mapping_gap
     from .common import print_json, solve_options
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Sequence
 from types import MappingProxyType
 
 #: Tolerance under which a solver's reported objective/bound and our recomputation are "equal".
@@ -181,3 +182,22 @@ class Result:
             f"method={self.method!r}, backend={self.backend!r}, wall_time={self.wall_time:.4f}s, "
             f"components={self.components})"
         )
+
+
+def combine_results(results: Sequence[Result], method: str) -> Result:
+    """One :class:`Result` for a corpus: the worst status, summed objectives, bounds (``None``
+    if any is missing), wall times, nodes and components."""
+    if not results:
+        return Result(worst_status([]), 0.0, 0.0, None, method, components=0)
+    objs = [r.objective for r in results]
+    bounds = [r.bound for r in results]
+    nodes = [r.nodes for r in results if r.nodes is not None]
+    first = results[0]
+    return Result(worst_status(r.status for r in results),
+                  None if any(o is None for o in objs) else float(sum(objs)),
+                  None if any(b is None for b in bounds) else float(sum(bounds)),
+                  None, method, float(sum(r.wall_time for r in results)),
+                  nodes=int(sum(nodes)) if nodes else None, backend=first.backend,
+                  seed=first.seed, solver_version=first.solver_version,
+                  components=int(sum(r.components for r in results)),
+                  details={"documents": len(results)})

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.errors import InputError, VerificationError
-from ..core.result import Result, Status, close, relative_gap, worst_status
+from ..core.result import Result, Status, close, combine_results, worst_status
 from ..metrics.aggregation import PRF, macro
 from .engine import METHODS, Evaluator, Outcome
 from .nodes import Latent, Match, Node, from_dict, resolve_callable
@@ -115,20 +115,12 @@ class MetricResult:
         return 2 * p * r / (p + r) if p + r else 0.0
 
     def solve_summary(self) -> dict:
-        """The corpus as one solve (the keys of ``Result.to_dict()``): ``objective`` and
-        ``bound`` sum the root matching scores of every document (and direction)."""
+        """The corpus as one solve (``Result.to_dict()``, :func:`combine_results`):
+        ``objective`` and ``bound`` sum the root matching scores of every document (and
+        direction)."""
         results = [r for d in self.documents for r in d.results]
-        objective = sum(r.objective or 0.0 for r in results)
-        bounds = [r.bound for r in results]
-        bound = None if any(b is None for b in bounds) else float(sum(bounds))
-        backends = sorted({r.backend for r in results if r.backend})
-        return {"status": self.status.value, "proven_optimal": self.proven_optimal,
-                "objective": objective, "bound": bound,
-                "gap": relative_gap(objective, bound), "method": self.method,
-                "backend": "+".join(backends) or None, "wall_time": self.wall_time,
-                "nodes": None, "seed": None, "solver_version": None,
-                "components": len(results), "presolve": None,
-                "fallback": [dict(a) for r in results for a in r.fallback]}
+        combined = combine_results(results, self.method).replace(wall_time=self.wall_time)
+        return combined.to_dict()
 
     def to_dict(self, documents: bool = True, alignment: bool = False) -> dict:
         d = {"metric": self.metric, "average": self.average, **self.solve_summary(),

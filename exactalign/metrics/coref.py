@@ -74,7 +74,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..core.errors import InputError
-from ..core.result import Result, worst_status
+from ..core.result import Result, combine_results
 from ..io.conll import Document, Mention, pair_documents, read_conll
 from ..problems import bipartite
 from .aggregation import PRF, prf_dict
@@ -423,25 +423,6 @@ class DocumentScores:
         return conll_average(self.scores)
 
 
-def combine_results(results: Sequence[Result], method: str) -> Result:
-    """One :class:`Result` for a corpus: the worst status, summed objectives, bounds (``None``
-    if any is missing), wall times, nodes and components."""
-    if not results:
-        return Result(worst_status([]), 0.0, 0.0, None, method, components=0)
-    objs = [r.objective for r in results]
-    bounds = [r.bound for r in results]
-    nodes = [r.nodes for r in results if r.nodes is not None]
-    first = results[0]
-    return Result(worst_status(r.status for r in results),
-                  None if any(o is None for o in objs) else float(sum(objs)),
-                  None if any(b is None for b in bounds) else float(sum(bounds)),
-                  None, method, float(sum(r.wall_time for r in results)),
-                  nodes=int(sum(nodes)) if nodes else None, backend=first.backend,
-                  seed=first.seed, solver_version=first.solver_version,
-                  components=int(sum(r.components for r in results)),
-                  details={"documents": len(results)})
-
-
 @dataclass(frozen=True)
 class CorefScores:
     """The scores of a corpus: per document, and overall as the reference aggregates them
@@ -582,6 +563,6 @@ def score_files(key_path, response_path, metrics: Iterable[str] = METRICS,
 __all__ = [
     "CEAF_METHODS", "CEAF_PHI", "MAX_REPEATED", "METRICS", "Blanc", "Ceaf", "CorefScores",
     "DocumentScores", "Identified", "b_cubed", "blanc", "ceaf", "ceaf_instance",
-    "combine_results", "conll_average", "identify", "lea", "muc", "score_document",
+    "conll_average", "identify", "lea", "muc", "score_document",
     "score_documents", "score_files", "score_identified",
 ]
