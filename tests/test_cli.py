@@ -104,9 +104,14 @@ def test_every_command_has_the_shared_options(capsys, name):
 # --------------------------------------------------------------------------------------------
 # bipartite
 # --------------------------------------------------------------------------------------------
+#: The keys every --json document starts with (exactalign/output.schema.json).
+ENVELOPE = ("command", "version", "inputs", "options")
+
+
 def test_bipartite_json_keys_and_counterexample(capsys, ce):
     doc = run_json(capsys, "bipartite", ce)
-    assert set(doc) == {"instance", "results", "vs_exact"}
+    assert set(doc) == {*ENVELOPE, "instance", "results", "vs_exact"}
+    assert doc["command"] == "bipartite" and doc["inputs"] == {"instance": ce}
     assert doc["instance"] == {"file": ce, "n_ref": 2, "n_pred": 2, "pairs": 3, "kind": "1:1"}
     assert list(doc["results"]) == ["exact", *bipartite.HEURISTICS]
     for res in doc["results"].values():
@@ -201,7 +206,7 @@ def test_info_json(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("EXACTALIGN_DATA", str(tmp_path))
     monkeypatch.setitem(cli.INFO_PACKAGES, "nosuchpkg", "no-such-distribution-xyz")
     doc = run_json(capsys, "info")
-    assert set(doc) == {"exactalign", "python", "packages", "data"}
+    assert set(doc) == {*ENVELOPE, "exactalign", "python", "packages", "data"}
     assert doc["exactalign"] == exactalign.__version__
     assert doc["packages"]["numpy"] == numpy.__version__
     assert doc["packages"]["nosuchpkg"] is None

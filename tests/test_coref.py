@@ -505,7 +505,9 @@ def test_cli_json(capsys, files):
                          "--metric", "muc", "--metric", "ceafe", "bcub")
     assert (code, err) == (0, "")
     doc_ = json.loads(out)
-    assert set(doc_) == {"key", "response", "metrics", "ceaf_method", "overall", "documents"}
+    assert set(doc_) == {"command", "version", "inputs", "options",  # the envelope
+                         "key", "response", "metrics", "ceaf_method", "overall", "documents"}
+    assert doc_["inputs"] == {"reference": files[0], "system": files[1]}
     assert doc_["metrics"] == ["muc", "bcub", "ceafe"]
     overall = doc_["overall"]
     assert set(overall) == {"mentions", "muc", "bcub", "ceafe", "conll", "ceaf"}

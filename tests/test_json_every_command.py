@@ -25,6 +25,7 @@ import json
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -350,7 +351,44 @@ def check_run(case: Case, backend: str, rc: int, out: str, err: str) -> dict | N
     assert out.endswith("}\n"), where
     for s in solves(doc):
         assert SOLVE_KEYS <= set(s), f"solve object without {SOLVE_KEYS - set(s)}: {s}"
+    check_schema(doc, case)
     return doc
+
+
+SCHEMA = json.loads((Path(cli.__file__).parent.parent / "output.schema.json").read_text())
+
+
+def _objects(obj):
+    if isinstance(obj, dict):
+        yield obj
+        for v in obj.values():
+            yield from _objects(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _objects(v)
+
+
+def check_schema(doc: dict, case: Case) -> None:
+    """``doc`` follows exactalign/output.schema.json: the envelope, and every solve and every
+    precision/recall/F1 object inside it."""
+    import jsonschema
+
+    jsonschema.validate(doc, SCHEMA)
+    defs = SCHEMA["$defs"]
+    for obj in _objects(doc):
+        if "status" in obj and "proven_optimal" in obj:
+            jsonschema.validate(obj, {**defs["solve"], "$defs": defs})
+        if {"recall", "precision", "f1"} <= set(obj):
+            jsonschema.validate(obj, {**defs["prf"], "$defs": defs})
+    assert doc["command"] == case.command or doc["command"] == "temporal check"
+
+
+def test_the_schema_is_a_valid_json_schema():
+    import jsonschema
+
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    names = {c.name for c in cli.COMMANDS} | {"temporal check"}
+    assert set(SCHEMA["properties"]["command"]["enum"]) == names
 
 
 def test_every_command_is_covered():

@@ -376,7 +376,8 @@ def test_cli_json(capsys, files):
     code, out, err = run(capsys, "-g", g, "-s", s, "-t", t, "--mapping", "all", "--json")
     assert (code, err) == (0, "")
     d = json.loads(out)
-    assert set(d) == {"gold", "system", "mode", "scheme", "attribute_credits", "attributes",
+    assert set(d) == {"command", "version", "inputs", "options",  # the envelope
+                      "gold", "system", "mode", "scheme", "attribute_credits", "attributes",
                       "combinations", "compat", "warnings", "mappings", "vs_exact"}
     assert d["scheme"] == "dice" and d["attribute_credits"] == {}
     assert d["mode"] == "token" and d["combinations"] == list(COMBOS)

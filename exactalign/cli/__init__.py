@@ -325,6 +325,49 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: Per command, the names its input files go by in the JSON envelope (``inputs``): the
+#: reference first, then the system output, whatever the command's own argument names are.
+INPUTS = {
+    "bipartite": {"instance": "file"},
+    "nugget": {"reference": "gold", "system": "system"},
+    "coref": {"reference": "key", "system": "response"},
+    "muc4": {"reference": "keys", "system": "responses"},
+    "ere": {"a": "a", "b": "b"},
+    "monotone": {"reference": "a", "system": "b"},
+    "timeline": {"reference": "gold", "system": "system"},
+    "temporal": {"paths": "paths"},
+    "score": {"reference": "reference", "system": "system"},
+    "validate": {"reference": "reference", "system": "system"},
+    "smatch": {"system": ("f", 0), "reference": ("f", 1)},
+    "info": {},
+}
+
+
+def envelope(args: argparse.Namespace) -> dict:
+    """``command``, ``version``, ``inputs`` and ``options`` of a parsed command line: what
+    every ``--json`` document starts with."""
+    names = INPUTS.get(args.command, {})
+    inputs, used = {}, {"command", "json", "_run"}
+    for name, dest in names.items():
+        if isinstance(dest, tuple):
+            value = getattr(args, dest[0], None)
+            inputs[name] = None if value is None else value[dest[1]]
+            used.add(dest[0])
+        else:
+            inputs[name] = getattr(args, dest, None)
+            used.add(dest)
+    command = args.command
+    if command == "temporal" and inputs.get("paths") and inputs["paths"][0] == "check":
+        command, inputs = "temporal check", {"directories": inputs["paths"][1:]}
+    elif command == "temporal" and inputs.get("paths"):
+        paths = inputs.pop("paths")
+        inputs = {"reference": paths[0], "system": paths[1] if len(paths) > 1 else None}
+    options = {k: v for k, v in sorted(vars(args).items())
+               if k not in used and not k.startswith("_")}
+    return {"command": command, "version": __version__, "inputs": inputs,
+            "options": options}
+
+
 def _error(message: str) -> None:
     print(f"{PROG}: error: {message}", file=sys.stderr)
 
@@ -346,6 +389,9 @@ def main(argv: list[str] | None = None) -> int:
         _error("no command given; choose one of " + ", ".join(c.name for c in COMMANDS)
                + f" (see '{PROG} --help')")
         return 2
+    from .common import set_envelope
+
+    set_envelope(envelope(args))
     try:
         with command_budget(getattr(args, "time_limit", None)):
             return args._run(args)

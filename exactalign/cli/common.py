@@ -23,8 +23,22 @@ def prf(recall: float | None, precision: float | None, f1: float | None) -> dict
     return prf_dict(recall, precision, f1)
 
 
+#: What every ``--json`` document starts with (``command``, ``version``, ``inputs``,
+#: ``options``), set by :func:`exactalign.cli.main` for the command it runs (the schema:
+#: ``exactalign/output.schema.json``).
+_ENVELOPE: dict = {}
+
+
+def set_envelope(envelope: dict) -> None:
+    _ENVELOPE.clear()
+    _ENVELOPE.update(envelope)
+
+
 def print_json(obj) -> None:
-    """Print ``obj`` as indented JSON, keeping lists of numbers (alignments) on one line."""
+    """Print ``obj`` as indented JSON, keeping lists of numbers (alignments) on one line; a
+    command's document starts with the envelope of the command being run."""
+    if isinstance(obj, dict) and _ENVELOPE:
+        obj = {**_ENVELOPE, **obj}
     sys.stdout.write(_dumps(obj, "") + "\n")
 
 

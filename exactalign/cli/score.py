@@ -163,7 +163,7 @@ def run_score(args: argparse.Namespace) -> int:
                              ""])
     if args.json:
         print_json({"reference": args.reference, "system": args.system,
-                    "documents": len(files[0]), "metrics": out})
+                    "n_documents": len(files[0]), "metrics": out})
     else:
         print(table(["metric", "method", "R", "P", "F1", "F1 bound", "status", "time s"],
                     rows))
