@@ -143,6 +143,8 @@ class Eq(Node):
         return freeze(x if self.field is None else get_field(x, self.field))
 
     def sim(self, x, y, ev) -> float:
+        if ev is not None:
+            return 1.0 if ev.key(self, x) == ev.key(self, y) else 0.0
         return 1.0 if self._value(x) == self._value(y) else 0.0
 
     def hash_key(self, x):
