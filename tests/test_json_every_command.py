@@ -247,7 +247,11 @@ class Case:
         return self.argv[0]
 
     def line(self, paths: dict[str, str], backend: str) -> list[str]:
-        return [a.format(**paths) for a in self.argv] + ["--json", "--backend", backend]
+        """The command line; ``--backend`` only where the command takes it (``info`` and
+        ``validate`` solve nothing through a backend)."""
+        takes = "backend" in next(c for c in cli.COMMANDS if c.name == self.command).shared
+        return ([a.format(**paths) for a in self.argv] + ["--json"]
+                + (["--backend", backend] if takes else []))
 
 
 ALL = BACKENDS

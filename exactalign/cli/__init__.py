@@ -3,8 +3,8 @@
 Each sub-command is a :class:`Command` in :data:`COMMANDS`: a name, a one-line help, a function
 that adds its own arguments to its parser and a function that runs it and returns the exit code.
 Adding one (``nugget``, ``coref``, ...) is two functions and one line in :data:`COMMANDS`; the
-shared options (``--json``, ``--backend``, ``--time-limit``, ``--seed``, ``--jobs``) come from one
-parent parser.
+shared options (``--json`` on every command; ``--backend``, ``--time-limit`` and ``--seed`` on
+the commands where they act, :attr:`Command.shared`) come from one parent parser.
 
 Conventions every sub-command keeps:
 
@@ -57,12 +57,17 @@ BIPARTITE_HEURISTICS = ("greedy", "pilot2015", "ref-order")
 # --------------------------------------------------------------------------------------------
 # the registry
 # --------------------------------------------------------------------------------------------
+#: The shared options a command may take besides ``--json``.
+SHARED = ("backend", "time-limit", "seed")
+
+
 class Command(NamedTuple):
     name: str
     help: str  # one line, listed by ``exactalign --help``
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
     description: str | None = None  # the sub-command's --help text (default: ``help``)
+    shared: tuple[str, ...] = SHARED  # the shared options that act on this command
 
 
 # --------------------------------------------------------------------------------------------
@@ -104,24 +109,26 @@ def _int_at_least(low: int) -> Callable[[str], int]:
     return parse
 
 
-def _shared_options() -> argparse.ArgumentParser:
-    """The parent parser of every sub-command."""
+def _shared_options(which: tuple[str, ...] = SHARED) -> argparse.ArgumentParser:
+    """The parent parser of a sub-command: ``--json`` and the shared options in ``which``."""
     p = argparse.ArgumentParser(add_help=False)
     g = p.add_argument_group("shared options")
     g.add_argument("--json", action="store_true",
                    help="print one JSON object (stable keys) instead of a table")
-    g.add_argument("--backend", choices=BACKENDS, default="highs",
-                   help="solver for ILP methods (default: %(default)s)")
-    g.add_argument("--time-limit", type=_non_negative_float, metavar="SECONDS", default=None,
-                   help="time budget, in seconds, of the command's exact computations "
-                        "together (model building and search included; past it each "
-                        "computation reports its incumbent and a valid bound with status "
-                        "time_limit) (default: none)")
-    g.add_argument("--seed", type=_int_at_least(0), metavar="N", default=0,
-                   help="random seed of solvers and randomised heuristics (default: %(default)s)")
-    g.add_argument("--jobs", type=_int_at_least(1), metavar="N", default=1,
-                   help="worker processes; accepted by every command for uniformity, but "
-                        "every command scores in one process for now (default: %(default)s)")
+    if "backend" in which:
+        g.add_argument("--backend", choices=BACKENDS, default="highs",
+                       help="solver for ILP methods (default: %(default)s)")
+    if "time-limit" in which:
+        g.add_argument("--time-limit", type=_non_negative_float, metavar="SECONDS",
+                       default=None,
+                       help="time budget, in seconds, of the command's exact computations "
+                            "together (model building and search included; past it each "
+                            "computation reports its incumbent and a valid bound with status "
+                            "time_limit) (default: none)")
+    if "seed" in which:
+        g.add_argument("--seed", type=_int_at_least(0), metavar="N", default=0,
+                       help="random seed of solvers and randomised heuristics (default: "
+                            "%(default)s)")
     return p
 
 
@@ -256,16 +263,15 @@ COMMANDS: list[Command] = [
             _bipartite_arguments, _bipartite_run,
             description="Solve one bipartite matching instance with the exact method(s) and "
                         "the heuristics, and compare. --time-limit and --backend apply to the "
-                        "'ilp' method, --seed to the ILP solver; --jobs is accepted for "
-                        "uniformity but has no effect on a single instance."),
+                        "'ilp' method, --seed to the ILP solver."),
     Command("info", "versions of exactalign and its dependencies, and the data directory",
-            _info_arguments, _info_run),
+            _info_arguments, _info_run, shared=()),
     Command("nugget", "event nuggets: TAC KBP v1.8 scores, heuristic and exact mappings",
             nugget_cli.add_nugget_arguments, nugget_cli.run_nugget),
     Command("coref", "coreference: MUC, B3, CEAF (exact vs greedy), BLANC, LEA of CoNLL files",
             coref_cli.add_coref_arguments, coref_cli.run_coref),
     Command("muc4", "MUC-4 templates: 1992 scores and GTT metrics, greedy vs exact alignment",
-            muc4_cli.add_muc4_arguments, muc4_cli.run_muc4),
+            muc4_cli.add_muc4_arguments, muc4_cli.run_muc4, shared=("backend", "time-limit")),
     Command("ere", "ERE agreement: mention mapping (procedure vs exact) and match categories",
             ere_cli.add_ere_arguments, ere_cli.run_ere),
     Command("monotone", "order-preserving matching of two sequences or DAGs (JSON): exact vs "
@@ -274,32 +280,30 @@ COMMANDS: list[Command] = [
             "constraint", monotone_cli.add_timeline_arguments, monotone_cli.run_timeline),
     Command("temporal", "temporal awareness of TimeML (--mode te3: the TempEval-3 score; "
             "default exact); check consistency",
-            temporal_cli.add_temporal_arguments, temporal_cli.run_temporal),
+            temporal_cli.add_temporal_arguments, temporal_cli.run_temporal,
+            shared=("backend", "time-limit")),
     Command("score", "a declared metric (shipped, or your own TOML/JSON spec) on JSONL "
             "documents: exact vs its greedy twin", score_cli.add_score_arguments,
             score_cli.run_score,
             description="Score JSONL documents with a declared metric (Chen et al. 2023's "
                         "algebra: --list shows the shipped ones, --spec FILE reads yours): "
                         "every matching proven optimal, its greedy twin, and the gap. --seed "
-                        "seeds the latent hill-climber, --backend is the solver of --method ilp; "
-                        "--time-limit and --jobs are accepted for uniformity."),
+                        "seeds the latent hill-climber, --backend is the solver of --method ilp "
+                        "and --time-limit its budget."),
     Command("validate", "a heuristic of yours (module:function) against a declared metric's "
             "certified optimum, with the smallest counterexample", validate_cli.add_validate_arguments,
             validate_cli.run_validate,
             description="Run your aligner against the proven optimum of a declared metric on "
                         "your documents and on documents generated from the declaration; "
                         "exit 1 with the smallest counterexample (a pytest case) when it falls "
-                        "short. --seed seeds the generation."),
+                        "short. --seed seeds the generation.",
+            shared=("seed",)),
     Command("smatch", "Smatch of two AMR files: proven optimal vs smatch's hill-climbing",
             smatch_cli.add_smatch_arguments, smatch_cli.run_smatch,
             description="Smatch of two AMR files: proven optimal vs smatch's hill-climbing. "
                         "--time-limit is the budget of the whole exact computation (past it, "
                         "pairs left keep their incumbent and a valid bound), --backend the "
-                        "solver of its rare MIPs, --seed seeds the hill-climbing and HiGHS; "
-                        "--jobs is "
-                        "accepted for uniformity but has no effect (one process scores 1,380 "
-                        "pairs exactly in about a second, less than starting workers would "
-                        "cost)."),
+                        "solver of its rare MIPs, --seed seeds the hill-climbing and HiGHS."),
 ]
 
 
@@ -314,12 +318,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                "success, 2 for usage and input errors, 1 for other errors.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    parent = _shared_options()
     for cmd in COMMANDS:
         if only is not None and cmd.name != only:
             continue
         p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description or cmd.help,
-                           parents=[parent])
+                           parents=[_shared_options(cmd.shared)])
         cmd.add_arguments(p)
         p.set_defaults(_run=cmd.run)
     return parser

@@ -23,8 +23,8 @@ document F1, proven), ``ceaf-rme`` (alignments ``ceaf-rme-iterx``: IterX's, ``-g
 φ_strict and φ_prop, alignments ``exact`` (GRIT's, an assignment) and ``greedy``.
 
 ``--backend`` selects the solver of the GTT exact method's ILPs; the 1992 exact alignment and
-every slot matching are assignments (no solver). ``--time-limit``, ``--seed`` and ``--jobs`` are
-accepted for uniformity; every solve here is small and runs to proven optimality.
+every slot matching are assignments (no solver); ``--time-limit`` bounds the GTT exact
+method's ILPs (every solve here is small and runs to proven optimality).
 
 Only the key documents are scored, as the reference scorers do: response documents outside the
 keys are named in a warning (stderr; ``warnings`` in JSON), and a response file none of whose

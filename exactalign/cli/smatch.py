@@ -6,8 +6,8 @@ Flags shared with ``smatch`` 1.0.4: ``-f``, ``-r`` (restarts, default 4), ``--pr
 ``--significant``. ``--seed`` seeds the hill-climbing (one ``random.Random`` over the pairs) and
 HiGHS; ``--backend`` solves the rare MIPs (LPs always on HiGHS); ``--time-limit`` is the exact
 path's budget for its MIPs (a component whose MIP it cuts short keeps its rounded incumbent
-and its LP bound, status ``time_limit``); ``--jobs`` has no effect (one process is faster
-than starting workers). Output as smatch prints it (``Precision:`` and
+and its LP bound, status ``time_limit``); everything runs in one process (faster than
+starting workers). Output as smatch prints it (``Precision:`` and
 ``Recall:`` with ``--pr``, then ``F-score:``), one block per method; with ``--method both`` a line on the hill-climber's shortfall;
 with ``--pairs`` one line per pair. ``--json`` prints ``{"test", "gold", "variant", "overall":
 {method: {"precision", "recall", "f1", "matched", "test_triples", "gold_triples", "proven_pairs",
