@@ -20,7 +20,7 @@ PIP_INSTALL = PIP_CONSTRAINT=$(abspath $(LOCK)) $(1) -m pip install --quiet --di
 $(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(call PIP_INSTALL,$(PY)) pip
-	$(call PIP_INSTALL,$(PY)) -e '.[dev,peers]'
+	$(call PIP_INSTALL,$(PY)) -e '.[dev,peers,experiments]'
 	touch $(STAMP)
 
 install: $(STAMP)         ## .venv with exactalign, its dev tools and the peer scorers, as locked
@@ -36,14 +36,14 @@ test-latest:              ## the suite on the newest release of every dependency
 	$(PYTHON) -m venv $(LATEST)
 	$(LATEST)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(LATEST)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade \
-	    --upgrade-strategy eager -e '.[dev,peers]'
+	    --upgrade-strategy eager -e '.[dev,peers,experiments]'
 	$(LATEST)/bin/python -m pip list --disable-pip-version-check --format=freeze \
 	    | grep -i -E '^(highspy|numpy|scipy|pulp|penman|smatch|smatchpp|metametric|scorch)=='
 	$(LATEST)/bin/python -m pytest -q -p no:cacheprovider
 
 lock: $(STAMP)            ## recompile requirements/constraints.txt (newest releases within the ranges)
 	$(call PIP_INSTALL,$(PY)) uv
-	$(VENV)/bin/uv pip compile pyproject.toml requirements/tools.in --extra dev --extra peers \
+	$(VENV)/bin/uv pip compile pyproject.toml requirements/tools.in --extra dev --extra peers --extra experiments \
 	    --universal --python-version 3.10 -c requirements/holds.in --upgrade \
 	    --annotation-style line --custom-compile-command "make lock" -o $(LOCK)
 
