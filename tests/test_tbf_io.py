@@ -261,3 +261,13 @@ def test_format_tbf_round_trip_with_relations_and_extra_fields():
         == [(m.mention_id, m.pieces, m.attributes, m.extra) for m in f.documents["d1"].mentions]
     assert [(r.name, r.arguments) for r in back.documents["d1"].relations] == [
         ("Coreference", ("E1", "E2")), ("After", ("E1", "E2"))]
+
+
+def test_dash_reads_standard_input(monkeypatch):
+    import io
+
+    text = ("#BeginOfDocument d1\nsys\td1\tE1\t0,5\tattack\tConflict_Attack\tActual\n"
+            "#EndOfDocument\n")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    tbf = read_tbf("-")
+    assert tbf.path == "<stdin>" and list(tbf.documents) == ["d1"]

@@ -284,8 +284,14 @@ def parse_span(span: str, mode: str, *, path: str | None = None, line: int | Non
 # --------------------------------------------------------------------------------------------
 def read_tbf(path, *, mode: str = "char", attributes: Sequence[str] = DEFAULT_ATTRIBUTES,
              strict: bool = False) -> TbfFile:
-    """Read a TBF file (see the module docstring for every rule, error and warning)."""
-    data = Path(path).read_bytes()
+    """Read a TBF file (``"-"``: standard input; see the module docstring for every rule,
+    error and warning)."""
+    if str(path) == "-":
+        import sys
+
+        data, path = sys.stdin.buffer.read(), "<stdin>"
+    else:
+        data = Path(path).read_bytes()
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16: no line of it could be read
         raise not_utf8(data, 0, str(path))
     try:
