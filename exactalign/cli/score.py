@@ -29,12 +29,13 @@ def add_score_arguments(p: argparse.ArgumentParser) -> None:
                        help="a shipped metric (see --list); repeat for several")
     which.add_argument("--spec", metavar="FILE",
                        help="a metric declared in a TOML or JSON file (see the README)")
-    p.add_argument("--format", choices=("jsonl", "amr", "conll", "ree"), default="jsonl",
+    p.add_argument("--format", choices=("jsonl", "amr", "conll", "ree", "gtt"), default="jsonl",
                    help="the files' format: jsonl (one document per line, see --schema), or a "
                         "native one converted for the shipped metrics: amr (two AMR files, "
                         "graphs paired by position; for smatch), conll (CoNLL-2012 key and "
                         "response; for coref-*), ree (GRIT's role-filler entity files; for "
-                        "ceaf-ree*) (default: %(default)s)")
+                        "ceaf-ree*), gtt (GTT gold JSON and GTT/IterX predictions; for "
+                        "ceaf-rme-phi3) (default: %(default)s)")
     p.add_argument("--method", choices=METHOD_CHOICES, default="both",
                    help="exact (every matching proven optimal by its special algorithm), ilp "
                         "(every matching as an ILP through --backend: the cross-check), greedy "

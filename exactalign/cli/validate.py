@@ -26,7 +26,7 @@ def add_validate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--heuristic", required=True, metavar="MODULE:FUNCTION",
                    help="the aligner to validate: function(reference, prediction) -> pairs or "
                         "score")
-    p.add_argument("--format", choices=("jsonl", "amr", "conll", "ree"), default="jsonl",
+    p.add_argument("--format", choices=("jsonl", "amr", "conll", "ree", "gtt"), default="jsonl",
                    help="format of GOLD and SYSTEM (as for 'score') (default: %(default)s)")
     p.add_argument("--examples", type=int, default=200, metavar="N",
                    help="documents pairs generated from the declaration (0: none) "

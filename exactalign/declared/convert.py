@@ -11,6 +11,8 @@ format      reads (reference, system)                    document
 ``conll``   CoNLL-2012 key and response, after the       ``{"entities": [[mention id, ...]]}``
             reference scorer's mention identification
 ``ree``     GRIT's role-filler entity files               ``{"entities": [{"role", "mentions"}]}``
+``gtt``     GTT gold JSON and GTT/IterX predictions       ``{"templates": [{"type", "entities":
+                                                         [[[role, mention], ...]]}]}``
 ==========  ==========================================  =======================================
 
 Each reader returns ``(ids, references, predictions)`` aligned by position.
@@ -18,7 +20,7 @@ Each reader returns ``(ids, references, predictions)`` aligned by position.
 
 from __future__ import annotations
 
-FORMATS = ("jsonl", "amr", "conll", "ree")
+FORMATS = ("jsonl", "amr", "conll", "ree", "gtt")
 
 
 def amr_document(graph) -> dict:
@@ -77,4 +79,27 @@ def read_ree(reference_path, system_path):
                                                         for d in ids]
 
 
-READERS = {"amr": read_amr, "conll": read_conll, "ree": read_ree}
+def template_document(templates) -> dict:
+    """MUC-4 templates (:class:`exactalign.io.gtt.Template`) as ``{"templates": [{"type",
+    "entities"}]}``, each entity a list of ``[role, mention]`` (IterX's structure: a mention
+    carries its role)."""
+    from ..io.gtt import ROLES
+
+    return {"templates": [
+        {"type": t.incident_type,
+         "entities": [[[role, m] for m in e] for role, ents in zip(ROLES, t.slots, strict=True)
+                      for e in ents]}
+        for t in templates]}
+
+
+def read_gtt(reference_path, system_path):
+    from ..io import gtt
+
+    gold = gtt.read_gold(reference_path)
+    pred = gtt.read_predictions(system_path)
+    ids = list(gold)
+    return ids, [template_document(gold[d]) for d in ids], [template_document(pred.get(d, []))
+                                                              for d in ids]
+
+
+READERS = {"amr": read_amr, "conll": read_conll, "ree": read_ree, "gtt": read_gtt}

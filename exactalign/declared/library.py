@@ -28,6 +28,10 @@ name                           declaration
 ``ceaf-ree-prop``              the same with ``φ = |g ∩ p| / |p|``
 ``ceaf-ree-phi4``              §6's partial credit: ``φ4`` (F1 of the mention overlap) instead of
                                ``[p ⊆ g]``
+``ceaf-rme-phi3``              templates 1:1 (incident types sharing a label), inside a pair
+                               entities 1:1 by common mentions (role and string), recall over
+                               gold entities: IterX's CEAF-RME φ3 over every alignment it could
+                               choose
 ``smatch``                     triples with variables, one 1:1 variable mapping (Smatch)
 =============================  =================================================================
 """
@@ -172,6 +176,31 @@ def ceaf_ree_phi4() -> Metric:
                   field="entities", name="ceaf-ree-phi4")
 
 
+def type_labels_overlap(gold, pred) -> float:
+    """1 when two MUC-4 incident types share a label (``"attack / bombing"`` has two), else 0:
+    IterX lets a multi-label gold template match a prediction of either label."""
+    def labels(t):
+        return {x.strip() for x in str(t).split("/")}
+
+    return 1.0 if labels(gold) & labels(pred) else 0.0
+
+
+def ceaf_rme_phi3() -> Metric:
+    """CEAF-RME with ``φ3`` (Chen et al. 2023, IterX): predicted templates aligned 1:1 to gold
+    templates of a compatible incident type; a pair scores the best 1:1 matching of their
+    entities by common mentions (``|e ∩ g|``, mentions compared with their role); precision
+    and recall over all predicted and gold mentions. Document: ``{"templates": [{"type": str,
+    "entities": [[[role, mention], ...], ...]}, ...]}`` (:func:`exactalign.declared.convert.
+    template_document`). IterX splits a multi-label gold template and keeps the label with the
+    larger row sum before its assignment; the exact search allows either label, so it is never
+    below IterX's score."""
+    entities = Match(Match(Eq(), "1:1"), "1:1")
+    template = Record({"type": Func(type_labels_overlap, name="type_labels_overlap"),
+                       "entities": entities})
+    return Metric(Match(template, "1:1"), field="templates", name="ceaf-rme-phi3",
+                  recall_denominator="entities")
+
+
 def smatch() -> Metric:
     """Smatch (Cai & Knight 2013) on any triple set. Document: ``{"triples": [[relation,
     source, target], ...], "variables": [name, ...]}``."""
@@ -196,5 +225,6 @@ LIBRARY: dict[str, Callable[[], Metric]] = {
     "ceaf-ree": ceaf_ree,
     "ceaf-ree-prop": ceaf_ree_prop,
     "ceaf-ree-phi4": ceaf_ree_phi4,
+    "ceaf-rme-phi3": ceaf_rme_phi3,
     "smatch": smatch,
 }

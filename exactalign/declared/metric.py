@@ -33,7 +33,7 @@ from ..core.errors import InputError, VerificationError
 from ..core.result import Result, Status, close, combine_results, worst_status
 from ..metrics.aggregation import PRF, macro
 from .engine import METHODS, Evaluator, Outcome
-from .nodes import Latent, Match, Node, from_dict, resolve_callable
+from .nodes import Latent, Match, Node, from_dict, get_field, resolve_callable
 
 AVERAGES = ("micro", "macro")
 
@@ -138,10 +138,15 @@ class Metric:
     :class:`~exactalign.declared.nodes.Latent`); its normaliser only names the headline, since
     the result carries precision, recall and F1. ``field``: where a document keeps the
     collection the root matches (``None``: the document is the collection). ``average``:
-    ``micro`` (sum counts over documents) or ``macro``."""
+    ``micro`` (sum counts over documents) or ``macro``. ``recall_denominator`` /
+    ``precision_denominator``: a path of fields counted under the root's reference /
+    predicted items (:func:`count_path`) instead of the self-score -- for scorers whose
+    denominators are not a matching (IterX's CEAF-RME divides recall by gold entities)."""
 
     def __init__(self, spec: Node, *, field: str | None = None, name: str | None = None,
-                 average: str = "micro", transform: Callable | str | None = None):
+                 average: str = "micro", transform: Callable | str | None = None,
+                 recall_denominator: str | None = None,
+                 precision_denominator: str | None = None):
         if not isinstance(spec, Match | Latent):
             raise InputError("the root of a metric must be a match (or a latent triple "
                              f"matching), not a {spec.kind}")
@@ -156,6 +161,13 @@ class Metric:
         self.average = average
         self.transform_ref = transform if isinstance(transform, str) else None
         self.transform = resolve_callable(transform) if isinstance(transform, str) else transform
+        for which, path in (("recall", recall_denominator),
+                            ("precision", precision_denominator)):
+            if path is not None and (not isinstance(path, str) or not isinstance(spec, Match)):
+                raise InputError(f"a {which} denominator is a path of fields ('entities', "
+                                 "'slots.entities') counted under a root match")
+        self.recall_denominator = recall_denominator
+        self.precision_denominator = precision_denominator
         self.directional = any(isinstance(n, Match) and n.normalizer == "directional"
                                for n in spec.walk())
 
@@ -168,13 +180,15 @@ class Metric:
         spec = d.pop("spec", None)
         if spec is None:
             raise InputError(f"{where}: no 'spec' (the root similarity)")
-        unknown = set(d) - {"name", "field", "average", "transform"}
+        keys = {"name", "field", "average", "transform", "recall_denominator",
+                "precision_denominator"}
+        unknown = set(d) - keys
         if unknown:
             raise InputError(f"{where}: unknown keys {sorted(unknown)}; a metric has "
-                             "name, field, average, transform and spec")
-        return cls(from_dict(spec, f"{where}.spec"), field=d.get("field"),
-                   name=d.get("name"), average=d.get("average", "micro"),
-                   transform=d.get("transform"))
+                             f"{', '.join(sorted(keys))} and spec")
+        return cls(from_dict(spec, f"{where}.spec"),
+                   **{k: d[k] for k in keys if k in d and k != "average"},
+                   average=d.get("average", "micro"))
 
     def to_dict(self) -> dict:
         d: dict = {"name": self.name}
@@ -183,6 +197,9 @@ class Metric:
         d["average"] = self.average
         if self.transform is not None:
             d["transform"] = self.transform_ref or _qualname(self.transform)
+        for key in ("recall_denominator", "precision_denominator"):
+            if getattr(self, key) is not None:
+                d[key] = getattr(self, key)
         d["spec"] = self.spec.to_dict()
         return d
 
@@ -239,6 +256,12 @@ class Metric:
         else:
             (o,) = outs
             prf = PRF(o.value, o.self_ref, o.value, o.self_pred)
+        if self.recall_denominator or self.precision_denominator:
+            rd = (prf.recall_den if not self.recall_denominator
+                  else count_path(self.spec.items(ref), self.recall_denominator))
+            pd = (prf.precision_den if not self.precision_denominator
+                  else count_path(self.spec.items(pred), self.precision_denominator))
+            prf = PRF(prf.recall_num, rd, prf.precision_num, pd)
         return DocumentScore(str(doc_id), prf, tuple(o.result for o in outs))
 
     def witness(self, prediction, reference, alignment, *, backend: str = "highs"):
@@ -300,6 +323,20 @@ class Metric:
                                  line=e.line) from None
         return MetricResult(self.name, method, self.average, self.to_dict(), tuple(docs),
                             time.perf_counter() - t0)
+
+
+def count_path(items, path: str) -> float:
+    """How many values ``path`` reaches under ``items``: ``"entities"`` counts the entities of
+    every item, ``"entities.mentions"`` the mentions of those (a denominator that is not the
+    root's self-score, e.g. IterX's CEAF-RME recall over gold entities)."""
+    head, _, rest = path.partition(".")
+    total = 0.0
+    for item in items:
+        value = get_field(item, head)
+        if not isinstance(value, list | tuple):
+            raise InputError(f"denominator path {path!r}: {head!r} is not a list")
+        total += count_path(value, rest) if rest else len(value)
+    return total
 
 
 def _qualname(fn) -> str:
