@@ -6,9 +6,11 @@
     python -m experiments figures [--out DIR] [--quiet] [NAME...]
 
 ``run`` writes ``<out>/<name>/rows.csv`` and ``meta.json`` per experiment and regenerates
-``<out>/SUMMARY.md``; ``figures`` draws the PNGs from the CSVs alone and regenerates the summary
-(so it links the figures). ``--jobs N`` spreads independent instances over N processes with
-joblib (``-1``: every CPU); see :mod:`experiments.runner` for running the same code on a Dask or
+``<out>/SUMMARY.md``; ``figures`` draws the figures (PNG, with PDF and SVG beside each) from the
+CSVs alone and regenerates the summary (so it links the figures). Progress: a bar on a terminal;
+otherwise (``make``, CI, a pipe) one log line per experiment and progress lines with an ETA
+(:class:`experiments.runner.ProgressLog`); ``--quiet`` silences both. ``--jobs N`` spreads
+independent instances over N processes with joblib (``-1``: every CPU); see :mod:`experiments.runner` for running the same code on a Dask or
 Ray cluster. An experiment that finds a violated invariant stops the run with exit status 1.
 
 An instance that raises becomes a row with an ``error`` and the run goes on; when any instance
@@ -72,7 +74,9 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--jobs", type=_jobs, default=1,
                    help="processes for independent instances (default 1; -1 = all CPUs)")
     r.add_argument("--seed", type=_seed, default=None, help="override each config's base seed")
-    r.add_argument("--quiet", action="store_true", help="no progress bars or messages")
+    r.add_argument("--quiet", action="store_true",
+                   help="no progress (bars on a terminal, log lines with an ETA otherwise) "
+                        "or messages")
     r.add_argument("--fresh", action="store_true",
                    help="ignore (and delete) the journal of an interrupted run: recompute "
                         "every instance")
@@ -102,8 +106,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "run":
         names = list(REGISTRY) if args.all else list(dict.fromkeys(args.names))
         failed: dict[str, int] = {}
-        for name in names:
+        t_all = time.perf_counter()
+        for k, name in enumerate(names, 1):
             t0 = time.perf_counter()
+            if not args.quiet:
+                print(f"[{time.strftime('%H:%M:%S')}] experiment {k}/{len(names)}: {name} "
+                      f"({'quick' if args.quick else 'full'} config, jobs={args.jobs})",
+                      file=sys.stderr, flush=True)
             try:
                 folder = run_experiment(name, quick=args.quick, out=args.out, jobs=args.jobs,
                                         seed=args.seed, quiet=args.quiet, fresh=args.fresh)
@@ -121,10 +130,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: {n_failed} instance(s) FAILED (rows with an error in "
                       f"{folder / 'rows.csv'})", file=sys.stderr)
             if not args.quiet:
-                print(f"{name}: done in {time.perf_counter() - t0:.1f} s -> {folder}")
+                print(f"{name}: done in {time.perf_counter() - t0:.1f} s -> {folder}",
+                      flush=True)
         path = write_summary(args.out)
         if not args.quiet:
-            print(f"summary -> {path}")
+            print(f"summary -> {path} ({len(names)} experiment(s) in "
+                  f"{time.perf_counter() - t_all:.1f} s)")
         if failed:
             print("failed instances: " + ", ".join(f"{n} in {k}" for k, n in failed.items()),
                   file=sys.stderr)

@@ -728,6 +728,25 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def headline(rows: list[dict], meta: dict | None = None) -> dict:
+    """The summary's line: no heuristic here -- how many official numbers exactalign
+    reproduces within their printed precision, and the families with residuals."""
+    compared = [r for r in rows if r["match"] is not None]
+    ok = sum(bool(r["match"]) for r in compared)
+    off = sorted({r["family"] for r in compared if not r["match"]})
+    families = len({r["family"] for r in compared})
+    if not compared:
+        finding = "No official output compared (pilot data absent)."
+    else:
+        unexplained = sum(1 for r in compared if not r["match"] and not r["note"])
+        finding = (f"{ok:,} of {len(compared):,} official numbers from {families} peer "
+                   f"scorers are reproduced within their printed precision"
+                   + (f"; the residuals are in {', '.join(off)}" if off else "")
+                   + (f", {unexplained} of them without a known reason." if unexplained
+                      else ", each with its known reason." if off else "."))
+    return {"heuristic": "none: reproduces the official scorers", "finding": finding}
+
+
 _CAUSES = (("judgement", r"(\d+) pass-1 human judgement"), ("follow-on", r"(\d+) follow-on"),
            ("unexplained", r"(\d+) unexplained"))
 
@@ -783,12 +802,14 @@ def _residuals(rows: list[dict]) -> list[str]:
 
 
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
-    """Per family and dataset: numbers within the printed precision (green) and not (red)."""
+    """Per family and dataset: the share of official numbers reproduced within their printed
+    precision (blue) and not (vermillion), with the counts; PNG, PDF and SVG."""
     from .runner import completed_rows
 
     plt = plot.pyplot()
     groups = _groups(completed_rows(csv_path))
-    fig, ax = plt.subplots(figsize=(9, 0.45 * max(len(groups), 4) + 1.2))
+    fig, ax = plt.subplots(figsize=(plot.TEXT_WIDTH, 0.24 * max(len(groups), 4) + 1.0),
+                           layout="constrained")
     if not groups:
         ax.text(0.5, 0.5, "no official outputs compared (pilot data absent)", ha="center")
         ax.set_axis_off()
@@ -800,16 +821,17 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
         good.append(n_ok)
         bad.append(len(rs) - n_ok)
     y = range(len(labels))
-    share = [g / (g + b) for g, b in zip(good, bad, strict=True)]
-    ax.barh(y, share, color="#1b7837", label="within printed precision")
-    ax.barh(y, [1 - s for s in share], left=share, color="#d6604d", label="differs")
+    share = [100 * g / (g + b) for g, b in zip(good, bad, strict=True)]
+    ax.barh(y, share, color=plot.OKABE_ITO["blue"], label="within the printed precision")
+    ax.barh(y, [100 - s for s in share], left=share, color=plot.OKABE_ITO["vermillion"],
+            label="differs (reason in SUMMARY.md)")
     for k, (g, b) in enumerate(zip(good, bad, strict=True)):
-        ax.text(1.01, k, f"{g}/{g + b}", va="center", fontsize=8)
-    ax.set_yticks(list(y), labels, fontsize=8)
+        ax.text(101, k, f"{g:,}/{g + b:,}", va="center", fontsize=7)
+    ax.set_yticks(list(y), labels, fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlim(0, 1.18)
-    ax.set_xlabel("share of the official numbers reproduced (label: reproduced / compared)")
-    ax.set_title("Fidelity: exactalign against the official scorers' outputs")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize=8)
-    fig.tight_layout()
+    ax.grid(False, axis="y")
+    ax.set_xlim(0, 112)
+    ax.set_xticks(range(0, 101, 20))
+    ax.set_xlabel("official numbers reproduced [%] (label: reproduced / compared)")
+    plot.legend_below(fig, ax=ax, ncol=2)
     return [plot.save(fig, out_dir / FIGURES[0])]

@@ -416,10 +416,54 @@ def _timeline_gaps(tim: list[dict]) -> list[str]:
     return out + [""]
 
 
-STYLE = {"ilp-compact": plot.STYLE["exact"], "ilp-pairwise": dict(color="#b2182b", marker="s"),
-         "ilp-grid": plot.STYLE["ilp"], "greedy": plot.STYLE["greedy"],
-         "linext": dict(color="#762a83", marker="v"), "local": dict(color="#e08214", marker="D"),
-         "metametric": dict(color="#555555", marker="x", linestyle=":")}
+def headline(rows: list[dict], meta: dict | None = None) -> dict:
+    """The summary's line: greedy against the proven optimum on the random DAG pairs (gap in %
+    of the optimum); local search, linear extension and the pilot timelines in the finding."""
+    syn = [r for r in rows if r["part"] == "synthetic"]
+    greedy = [r for r in syn if r["method"] == "greedy" and r["rel_gap"] is not None]
+    below = [100 * r["rel_gap"] for r in greedy if r["rel_gap"] > TOL]
+
+    def mean_gap(m):
+        g = [r["rel_gap"] for r in syn if r["method"] == m and r["rel_gap"] is not None]
+        return f"{m} {100 * np.mean(g):.1f}%" if g else None
+
+    parts = []
+    if greedy:
+        parts.append(f"Greedy order-preserving matching loses "
+                     f"{100 * np.mean([r['rel_gap'] for r in greedy]):.1f}% of the optimum on "
+                     "random DAG pairs on average ("
+                     + ", ".join(x for x in map(mean_gap, HEURISTICS[1:]) if x) + ")")
+    tim = [r for r in rows if r["part"] == "timeline"]
+    if tim:
+        exact = {(r["run"], r["document"]): r["objective"] for r in tim if r["method"] == "dag"}
+        dg = [r for r in tim if r["method"] == "dag-greedy"]
+        n_below = sum(1 for r in dg if r["objective"] < exact[(r["run"], r["document"])] - 1e-9)
+        worst = max((r["rel_gap"] or 0.0 for r in dg), default=0.0)
+        parts.append(f"on pilot event timelines it falls short on {n_below} of {len(dg)} "
+                     f"documents (up to {100 * worst:.1f}%)")
+    finding = "; ".join(parts) + "." if parts else "No heuristic rows."
+    return {"heuristic": "greedy (random DAGs)", "unit": "instances",
+            "instances": len(greedy), "below": len(below),
+            "gap_mean": float(np.mean(below)) if below else None,
+            "gap_max": max(below) if below else 0.0, "gap_unit": "%",
+            "finding": finding[0].upper() + finding[1:]}
+
+
+_OI = plot.OKABE_ITO
+STYLE = {"ilp-compact": dict(color=_OI["blue"], marker="o"),
+         "ilp-pairwise": dict(color=_OI["sky blue"], marker="s"),
+         "ilp-grid": dict(color=_OI["bluish green"], marker="P"),
+         "greedy": plot.STYLE["greedy"], "linext": plot.STYLE["pilot2015"],
+         "local": plot.STYLE["ref-order"],
+         "metametric": dict(color=_OI["black"], marker="x", linestyle=":")}
+#: Legend labels of the methods.
+LABELS = {"ilp-compact": "compact chain ILP", "ilp-pairwise": "pairwise crossing ILP",
+          "ilp-grid": "grid ILP", "greedy": "greedy", "linext": "linear extension",
+          "local": "local search", "metametric": "metametric (dense rows)"}
+#: Timeline methods: exact ones blue, heuristics warm, the unordered reference black.
+TIMELINE_STYLE = {"dag": _OI["blue"], "dag-greedy": _OI["vermillion"],
+                  "dag-linext": _OI["reddish purple"], "dag-local": _OI["orange"],
+                  "sequence": _OI["sky blue"], "unconstrained": _OI["black"]}
 
 FIGURES = ("time_vs_n.png", "size_vs_n.png", "gap_vs_n.png", "timeline_recovery.png")
 #: Figures of the pilot-only timeline part: a labelled placeholder when the data is absent.
@@ -427,6 +471,9 @@ PILOT_FIGURES = ("timeline_recovery.png",)
 
 
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
+    """``time_vs_n``, ``size_vs_n`` and ``gap_vs_n`` (random DAG pairs, one panel per edge
+    density, mean over seeds with a min..max band) and ``timeline_recovery`` (pilot timelines:
+    id-based pairs each method recovers), each as PNG, PDF and SVG."""
     from matplotlib.ticker import NullLocator
 
     from .runner import completed_rows
@@ -439,17 +486,16 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     if syn:
         dens = sorted({r["density"] for r in syn})
         sizes = sorted({r["n"] for r in syn})
-        for fname, methods, value, ylabel, title in (
+        for fname, methods, value, ylabel, log in (
                 ("time_vs_n.png", SYN_METHODS, lambda r: None if r["skipped"] else r["time_s"],
-                 "wall time [s]", "solve time vs n"),
+                 "solve time per instance [s]", True),
                 ("size_vs_n.png", tuple(FORMULATION_METHODS) + ("metametric",), None,
-                 "constraint rows", "model rows vs n (pairwise recorded even when skipped)"),
+                 "constraint rows of the model", True),
                 ("gap_vs_n.png", HEURISTICS,
                  lambda r: None if r["rel_gap"] is None else 100 * r["rel_gap"],
-                 "(exact − heuristic) / exact [%]", "heuristic gap vs n")):
-            fig, axes = plt.subplots(1, len(dens), figsize=(4.8 * len(dens) + 1.6, 4.0),
-                                     squeeze=False, sharey=True, layout="constrained")
-            for ax, d in zip(axes[0], dens, strict=True):
+                 "gap to the optimum [% of exact]", False)):
+            fig, axes = plot.panels(plt, len(dens), ncols=2, height=2.4, sharey=True)
+            for ax, d in zip(axes, dens, strict=True):
                 sel = [r for r in syn if r["density"] == d]
                 for m in methods:
                     if m == "metametric":
@@ -461,29 +507,28 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
                     else:
                         st = plot.stats_by((r for r in sel if r["method"] == m),
                                            lambda r: r["n"], value)
-                    plot.line_with_band(ax, sizes, st, m, STYLE.get(m))
-                if fname != "gap_vs_n.png":
+                    plot.line_with_band(ax, sizes, st, LABELS.get(m, m), STYLE.get(m))
+                if log:
                     ax.set_yscale("log")
+                else:
+                    ax.set_ylim(bottom=0)
                 ax.set_xscale("log")
                 ax.set_xticks(sizes, [str(s) for s in sizes])
                 ax.xaxis.set_minor_locator(NullLocator())
-                ax.set_xlabel("items per DAG")
+                ax.set_xlabel("events per DAG (n)")
                 ax.set_title(f"edge density {d:g}")
-                ax.grid(True, alpha=0.3)
-            axes[0][0].set_ylabel(ylabel)
-            fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside right upper",
-                       fontsize=8)
-            fig.suptitle(f"Monotone DAG matching: {title}")
+            axes[0].set_ylabel(ylabel)
+            plot.legend_below(fig, ax=axes[0], ncol=3)
             written.append(plot.save(fig, out_dir / fname))
     tim = [r for r in rows if r["part"] == "timeline"]
     if not tim:
-        fig, ax = plt.subplots(figsize=(5, 2))
+        fig, ax = plt.subplots(figsize=(plot.COLUMN_WIDTH, 1.2))
         ax.axis("off")
         ax.text(0.5, 0.5, "no pilot timeline rows (pilot data absent)", ha="center")
         written.append(plot.save(fig, out_dir / "timeline_recovery.png"))
     else:
         runs = list(dict.fromkeys(r["run"] for r in tim))
-        fig, ax = plt.subplots(figsize=(1.2 * len(runs) + 4, 4.0), layout="constrained")
+        fig, ax = plt.subplots(figsize=(plot.TEXT_WIDTH, 3.0), layout="constrained")
         width = 0.8 / len(tl.METHODS)
         for k, m in enumerate(tl.METHODS):
             vals = []
@@ -492,11 +537,12 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
                 truth = sum(r["truth"] for r in sel)
                 vals.append(100 * sum(r["recovered"] for r in sel) / truth if truth else 0.0)
             ax.bar(np.arange(len(runs)) + (k - len(tl.METHODS) / 2 + 0.5) * width, vals,
-                   width, label=m)
-        ax.set_xticks(np.arange(len(runs)), runs, rotation=30, ha="right", fontsize=8)
-        ax.set_ylabel("id-based pairs recovered [%]")
+                   width, label=m, color=TIMELINE_STYLE.get(m, plot.colour(k)))
+        ax.set_xticks(np.arange(len(runs)), [r.replace("/", " / ", 1) for r in runs],
+                      rotation=20, ha="right", rotation_mode="anchor", fontsize=7.5)
+        ax.grid(False, axis="x")
+        ax.set_ylabel("id-based event pairs recovered [%]")
         ax.set_ylim(0, 100)
-        fig.legend(fontsize=8, loc="outside right upper")
-        ax.set_title("Event timelines matched without ids")
+        plot.legend_below(fig, ax=ax, ncol=6, title="matching method")
         written.append(plot.save(fig, out_dir / "timeline_recovery.png"))
     return written

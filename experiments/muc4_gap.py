@@ -396,6 +396,56 @@ def _flips(rows: list[dict]) -> str:
     return "\n".join(out) + "\n"
 
 
+HEURISTIC_ALIGNMENTS = ("muc1992", "iterx", "greedy")
+
+
+def _flip_pairs(rows: list[dict]) -> dict[tuple, tuple[list, int]]:
+    """Per (family, test set): the system pairs ordered differently under the heuristic and
+    exact alignments, and the number of pairs."""
+    out = {}
+    for key, systems in _by_set(rows).items():
+        heur = next(a for a in HEURISTIC_ALIGNMENTS if a in next(iter(systems.values())))
+        names = sorted(systems)
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+        out[key] = ([(a, b) for a, b in pairs
+                     if (systems[a][heur]["rank"] < systems[b][heur]["rank"])
+                     != (systems[a]["exact"]["rank"] < systems[b]["exact"]["rank"])],
+                    len(pairs))
+    return out
+
+
+def headline(rows: list[dict], meta: dict | None = None) -> dict:
+    """The summary's line: each system run's F under its scorer's heuristic alignment (1992:
+    muc1992; GTT/IterX/GRIT: theirs) against the per-message exact alignment (gap in F
+    points); rankings: system pairs the exact alignment orders differently."""
+    heur = [r for r in rows if r["alignment"] in HEURISTIC_ALIGNMENTS]
+    gaps = [-100 * r["delta_f1"] for r in heur if r["delta_f1"] < -TOL]
+    old = [r for r in heur if str(r["family"]) == "1992"]
+    old_below = [r for r in old if r["delta_f1"] < -TOL]
+    sig = sum(1 for r in old if r["p_bootstrap"] is not None
+              and max(r["p_bootstrap"], r["p_randomization"]) < 0.05)
+    flips = _flip_pairs(rows)
+    changed = [f"{a}/{b} ({ts})" for (_, ts), (fl, _) in flips.items() for a, b in fl]
+    modern = [-100 * r["delta_f1"] for r in heur if str(r["family"]) != "1992"]
+    finding = ""
+    if old:
+        finding = (f"The 1992 scorer's mapping puts {len(old_below)} of {len(old)} runs below "
+                   f"the per-message optimum ({sig} significantly at 0.05, up to "
+                   f"{max(-100 * r['delta_f1'] for r in old):.2f} F points)")
+    if modern:
+        finding += ("; " if finding else "") + (f"modern template scorers lose at most "
+                                                f"{max(modern):.2f} points")
+    finding += ("; the exact alignment reorders " + ", ".join(changed) if changed else
+                "; no ranking changes") + "."
+    return {"heuristic": "scorer's greedy mapping", "unit": "system runs",
+            "instances": len(heur), "below": len(gaps),
+            "gap_mean": float(np.mean(gaps)) if gaps else None,
+            "gap_max": max(gaps) if gaps else 0.0, "gap_unit": "F points",
+            "rankings_changed": len(changed),
+            "rankings": sum(n for _, n in flips.values()), "ranking_unit": "system pairs",
+            "finding": finding[0].upper() + finding[1:]}
+
+
 def _by_set(rows: list[dict]) -> dict[tuple, dict[str, dict]]:
     out: dict[tuple, dict[str, dict]] = {}
     for (fam, ts, system), by in _pivot(rows).items():
@@ -405,34 +455,57 @@ def _by_set(rows: list[dict]) -> dict[tuple, dict[str, dict]]:
 
 
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
-    """Left: F under each non-exact alignment against F under exact, one point per system and
-    test set. Right: the heuristic's shortfall ΔF (heuristic − exact, points) per system."""
+    """Left: F under each non-exact alignment against F under exact, one point per system
+    run. Right: the heuristic's shortfall ΔF (heuristic − exact, points), one row per test set
+    and scoring (1992 TST3/TST4, GTT's metrics), one dot per system, the worst of each row
+    named."""
     from .runner import completed_rows
 
     plt = plot.pyplot()
     rows = completed_rows(csv_path)
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 5))
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(plot.TEXT_WIDTH, 3.1), layout="constrained",
+                                 gridspec_kw={"width_ratios": [1, 1.25]})
     exact = {(r["family"], r["test_set"], r["system"]): r["f1"] for r in rows
              if r["alignment"] == "exact"}
-    for heur, marker in (("muc1992", "o"), ("iterx", "s"), ("greedy", "^"), ("recorded", "x")):
+    styles = {"muc1992": ("1992 scorer (muc1992)", plot.STYLE["greedy"]),
+              "iterx": ("IterX's", plot.STYLE["ref-order"]),
+              "greedy": ("GTT / GRIT greedy", plot.STYLE["pilot2015"]),
+              "recorded": ("1992 official report", dict(color=plot.OKABE_ITO["black"],
+                                                         marker="x"))}
+    for heur, (label, st) in styles.items():
         pts = [(exact[(r["family"], r["test_set"], r["system"])], r["f1"]) for r in rows
                if r["alignment"] == heur and (r["family"], r["test_set"], r["system"]) in exact]
         if pts:
-            ax.scatter([100 * p[0] for p in pts], [100 * p[1] for p in pts], marker=marker,
-                       label=heur, alpha=0.7)
-    lo = min([100 * r["f1"] for r in rows] + [0])
+            ax.scatter([100 * p[0] for p in pts], [100 * p[1] for p in pts], s=14,
+                       marker=st["marker"], color=st["color"], label=label, alpha=0.8,
+                       linewidths=0.8)
     hi = max([100 * r["f1"] for r in rows] + [1])
-    ax.plot([lo, hi], [lo, hi], color="grey", lw=0.8)
-    ax.set_xlabel("F under the exact alignment (%)")
-    ax.set_ylabel("F under the other alignment (%)")
-    ax.set_title("MUC-4 templates: F per system, alignment vs exact")
-    ax.legend()
-    heur_rows = [r for r in rows if r["alignment"] in ("muc1992", "iterx", "greedy")]
-    labels = [f"{r['system']} {r['test_set']} ({r['alignment']})" for r in heur_rows]
-    bx.barh(range(len(heur_rows)), [100 * r["delta_f1"] for r in heur_rows], color=[
-        {"muc1992": "C0", "iterx": "C1", "greedy": "C2"}[r["alignment"]] for r in heur_rows])
-    bx.set_yticks(range(len(heur_rows)), labels, fontsize=5)
-    bx.set_xlabel("ΔF = heuristic − exact (points)")
-    bx.set_title("Shortfall of the heuristic alignment")
-    fig.tight_layout()
+    ax.plot([0, hi], [0, hi], color="0.5", lw=0.8, zorder=0)
+    ax.set_xlabel("F under the exact alignment [%]")
+    ax.set_ylabel("F under the other alignment [%]")
+    ax.set_title("F per system run")
+    ax.legend(loc="upper left")
+
+    heur_rows = [r for r in rows if r["alignment"] in HEURISTIC_ALIGNMENTS]
+    groups = list(dict.fromkeys((r["family"], r["test_set"], r["alignment"])
+                                for r in heur_rows))
+    rng = np.random.default_rng(0)  # vertical jitter of the dots, fixed
+    for k, g in enumerate(groups):
+        sel = [r for r in heur_rows if (r["family"], r["test_set"], r["alignment"]) == g]
+        xs = [100 * r["delta_f1"] for r in sel]
+        st = styles[g[2]][1]
+        bx.scatter(xs, k + rng.uniform(-0.18, 0.18, len(xs)), s=16, marker=st["marker"],
+                   color=st["color"], alpha=0.8, linewidths=0.8)
+        worst = min(sel, key=lambda r: r["delta_f1"])
+        if worst["delta_f1"] < -TOL:
+            bx.annotate(worst["system"], (100 * worst["delta_f1"], k), xytext=(0, 7),
+                        textcoords="offset points", ha="center", fontsize=7)
+    bx.axvline(0, color="0.5", lw=0.8, zorder=0)
+    bx.set_yticks(range(len(groups)),
+                  [f"{'MUC-4 1992' if str(f) == '1992' else f.upper()} {ts}\n({a})"
+                   for f, ts, a in groups])
+    bx.set_ylim(len(groups) - 0.5, -0.6)
+    bx.grid(False, axis="y")
+    bx.set_xlabel("ΔF = heuristic − exact [F points]")
+    bx.set_title("Shortfall of the scorer's own alignment (one dot per system)")
     return [plot.save(fig, out_dir / FIGURES[0])]

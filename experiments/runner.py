@@ -22,7 +22,12 @@ An experiment is a module registered in :data:`experiments.REGISTRY` with
                             returns them (that is, from the CSV alone), failed instances'
                             rows left out (:func:`completed_rows`);
 ``figures(csv_path, out_dir) -> list[Path]``  PNG figures from the CSV alone (its completed
-                            rows, :func:`completed_rows`).
+                            rows, :func:`completed_rows`), each saved by
+                            :func:`experiments.plot.save` (a PDF and an SVG beside the PNG);
+``headline(rows, meta) -> dict``  optional: the experiment's line in the table that opens
+                            ``SUMMARY.md`` (:data:`HEADLINE_KEYS`, :func:`headline_of`), from
+                            its completed rows and its ``meta.json`` (``None`` when absent).
+                            An experiment without it still gets a line, saying so.
 
 :func:`run_experiment` writes ``<out>/<name>/rows.csv`` and ``<out>/<name>/meta.json``;
 :func:`make_figures` and :func:`write_summary` (``<out>/SUMMARY.md``) read only those files, so
@@ -423,6 +428,93 @@ def progress_enabled(quiet: bool) -> bool:
     return not quiet and sys.stderr.isatty()
 
 
+def progress_logged(quiet: bool) -> bool:
+    """Progress as log lines (:class:`ProgressLog`) when stderr is not a terminal (``make``,
+    CI, ``nohup``, a pipe) and not ``--quiet``."""
+    return not quiet and not sys.stderr.isatty()
+
+
+#: Seconds between two progress log lines at most (a line also marks every 10% done).
+LOG_INTERVAL_S = 30.0
+#: Seconds between two progress log lines at least (but the last one).
+LOG_MIN_INTERVAL_S = 2.0
+
+
+class ProgressLog:
+    """Progress of ``total`` units as plain lines on ``stream`` (default stderr), for logs:
+
+        [09:41:30] nugget_gap: 12/49 units (24%), elapsed 0:14, ETA 0:43
+
+    one when it starts, then every :data:`LOG_INTERVAL_S` seconds or 10% of the units
+    (whichever comes first, never closer than :data:`LOG_MIN_INTERVAL_S`), and one when it
+    ends. The ETA extrapolates the rate of the units finished in this run (units ``initial``,
+    resumed from a journal, do not count towards the rate)."""
+
+    def __init__(self, total: int, desc: str | None = None, *, initial: int = 0,
+                 unit: str = "units", stream=None, clock: Callable[[], float] = time.monotonic,
+                 interval: float | None = None):
+        self.total, self.n, self.initial = int(total), int(initial), int(initial)
+        self.desc = desc or "progress"
+        self.unit = unit
+        self.stream = stream
+        self.clock = clock
+        self.interval = LOG_INTERVAL_S if interval is None else interval
+        self.start = self.last = clock()
+        self.last_step = self._step()
+        self.closed = False
+        resumed = f", {initial} resumed from the journal" if initial else ""
+        self._write(f"{self.n}/{self.total} {self.unit} to do{resumed}")
+
+    def _step(self) -> int:
+        return (10 * self.n) // self.total if self.total else 10
+
+    def _write(self, text: str) -> None:
+        stream = self.stream if self.stream is not None else sys.stderr
+        stamp = _dt.datetime.now().strftime("%H:%M:%S")
+        print(f"[{stamp}] {self.desc}: {text}", file=stream, flush=True)
+
+    def line(self) -> str:
+        """The current state: done/total, share, elapsed time and ETA."""
+        from tqdm import tqdm
+
+        now = self.clock()
+        elapsed = now - self.start
+        done = self.n - self.initial
+        pct = 100 * self.n / self.total if self.total else 100.0
+        text = (f"{self.n}/{self.total} {self.unit} ({pct:.0f}%), elapsed "
+                f"{tqdm.format_interval(elapsed)}")
+        if self.n >= self.total:
+            return text
+        if done > 0 and elapsed > 0:
+            eta = (self.total - self.n) * elapsed / done
+            return text + f", ETA {tqdm.format_interval(eta)}"
+        return text + ", ETA unknown (no unit finished yet)"
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+        now = self.clock()
+        step = self._step()
+        due = (now - self.last >= self.interval
+               or (step > self.last_step and now - self.last >= LOG_MIN_INTERVAL_S))
+        if self.n >= self.total:
+            self.close()
+        elif due:
+            self._write(self.line())
+            self.last, self.last_step = now, step
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._write(self.line() + (" -- done" if self.n >= self.total else
+                                       " -- stopped"))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 def _indexed(fn: Callable, i: int, unit: Any) -> tuple[int, bool, Any]:
     return i, True, fn(unit)
 
@@ -446,7 +538,8 @@ def parallel_map(fn: Callable[[Any], Any], units: Sequence[Any], *, jobs: int = 
 
     ``fn`` must be a module-level function (it is pickled to the workers) and each unit
     independent. Results arrive as they complete (a tqdm bar counts them when
-    :func:`progress_enabled`); they are returned in the order of ``units``. With ``jobs=1``
+    :func:`progress_enabled`, log lines with an ETA when :func:`progress_logged`); they are
+    returned in the order of ``units``. With ``jobs=1``
     everything runs in this process. No backend is named, so an enclosing
     ``joblib.parallel_config(backend="dask"|"ray"|...)`` moves the units to a cluster.
 
@@ -481,8 +574,12 @@ def parallel_map(fn: Callable[[Any], Any], units: Sequence[Any], *, jobs: int = 
                 todo.append(i)
         run.resumed += n - len(todo)
     worker = _indexed if run is None else _guarded
-    with tqdm(total=n, initial=n - len(todo), desc=desc, disable=not progress_enabled(quiet),
-              unit="unit", leave=False) as bar:
+    if progress_logged(quiet) and n:
+        bar = ProgressLog(n, desc, initial=n - len(todo))
+    else:
+        bar = tqdm(total=n, initial=n - len(todo), desc=desc,
+                   disable=not progress_enabled(quiet), unit="unit", leave=False)
+    with bar:
         if todo:
             par = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
             for i, good, res in par(joblib.delayed(worker)(fn, i, units[i]) for i in todo):
@@ -710,7 +807,8 @@ def run_experiment(name: str, *, quick: bool = False, out: str | Path = "results
                       wall_time=wall, rows=len(rows), instances=run.counts(), fingerprint=fp)
     write_json(folder / "meta.json", meta)
     for fig in module.FIGURES:
-        (folder / fig).unlink(missing_ok=True)
+        for path in (folder / fig, *_plot().sibling_paths(folder / fig)):
+            path.unlink(missing_ok=True)
     if run.failures:  # keep the finished work: the same command again retries only the failed
         if not quiet:
             print(f"{name}: journal kept in {journal.path}: running the same command again "
@@ -739,7 +837,8 @@ def present(out: str | Path, reg: dict | None = None) -> list[str]:
 def make_figures(out: str | Path = "results", names: Iterable[str] | None = None,
                  reg: dict | None = None) -> list[Path]:
     """Draw every figure of the experiments present under ``out`` (or of ``names``) from their
-    ``rows.csv`` alone, into ``<out>/<name>/``. Returns the files written."""
+    ``rows.csv`` alone, into ``<out>/<name>/``. Returns the files written (each PNG followed by
+    its PDF and SVG)."""
     reg = registry() if reg is None else reg
     names = present(out, reg) if names is None else resolve_names(list(names), reg)
     written: list[Path] = []
@@ -750,34 +849,206 @@ def make_figures(out: str | Path = "results", names: Iterable[str] | None = None
                                     f"{n} --out {out}` first")
         if not completed_rows(csv_path):  # every instance failed: nothing to draw
             continue
-        written += [Path(p) for p in reg[n].figures(csv_path, csv_path.parent)]
+        for p in reg[n].figures(csv_path, csv_path.parent):
+            written += [Path(p), *(v for v in _plot().sibling_paths(p) if v.is_file())]
     return written
 
 
+#: Keys of an experiment's ``headline(rows, meta)``. ``heuristic`` (what is held against the
+#: proven optimum) and ``finding`` (one sentence) are required; the others may be ``None``
+#: (shown as "–", e.g. a timing experiment has no gap):
+#:
+#: ``unit``            what an instance is ("documents", "pairs", ...);
+#: ``instances``       the instances compared; ``below`` those where the heuristic ends below
+#:                     the optimum (worse than it, for a minimisation);
+#: ``gap_mean``, ``gap_max``  the gap over the instances below the optimum (mean, largest), in
+#:                     ``gap_unit`` ("%" of the optimum, "F1 points", "links", ...);
+#: ``rankings_changed``, ``rankings``  where the experiment measures rankings: how many of
+#:                     ``rankings`` (counted in ``ranking_unit``, e.g. "system pairs") the
+#:                     exact alignment changes; ``rankings`` ``None``: not measured.
+HEADLINE_KEYS = ("heuristic", "unit", "instances", "below", "gap_mean", "gap_max", "gap_unit",
+                 "rankings_changed", "rankings", "ranking_unit", "finding")
+
+
+def headline_record(heuristic: str, finding: str, **values) -> dict:
+    """A headline record (:data:`HEADLINE_KEYS`, missing values ``None``); unknown keys are an
+    error."""
+    unknown = set(values) - set(HEADLINE_KEYS)
+    if unknown:
+        raise KeyError(f"unknown headline keys: {', '.join(sorted(unknown))}")
+    out = dict.fromkeys(HEADLINE_KEYS)
+    out.update(values, heuristic=heuristic, finding=finding)
+    return out
+
+
+def headline_of(module, rows: list[dict], meta: dict | None) -> dict:
+    """``module.headline(rows, meta)`` checked against :data:`HEADLINE_KEYS`; for a module
+    without ``headline`` (it is optional), or one that raises, a record saying so (never an
+    exception: the summary of the other experiments is still written)."""
+    fn = getattr(module, "headline", None)
+    if fn is None:
+        return headline_record("–", "_No headline: the experiment module defines no "
+                        "`headline(rows, meta)`; see its section below._")
+    if not rows:
+        return headline_record("–", "_No completed instance._")
+    try:
+        rec = fn(rows, meta)
+        missing = {"heuristic", "finding"} - {k for k, v in rec.items() if v}
+        if missing:
+            raise KeyError(f"headline lacks {', '.join(sorted(missing))}")
+        return headline_record(**rec)
+    except Exception as e:  # shown in the table, where a reader sees it first
+        return headline_record("–", f"**headline() failed: {describe_error(e)}**")
+
+
+def _num(v: float) -> str:
+    """A gap for the headline table: 3 significant digits, thousands separated."""
+    if v == 0:
+        return "0"
+    if abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.3g}"
+
+
+def headline_cells(h: dict) -> list[str]:
+    """The table cells of a headline record: heuristic, below the optimum, gap, rankings,
+    finding."""
+    below = "–"
+    if h["instances"]:
+        unit = f" {h['unit']}" if h["unit"] else ""
+        below = (f"{100 * (h['below'] or 0) / h['instances']:.1f}% ({h['below'] or 0:,} of "
+                 f"{h['instances']:,}{unit})")
+    gap = "–"
+    if h["instances"] and not h["below"]:
+        gap = "none below"
+    elif h["gap_max"] is not None:
+        unit = {None: "", "": "", "%": "%"}.get(h["gap_unit"], f" {h['gap_unit']}")
+        mean = "–" if h["gap_mean"] is None else _num(h["gap_mean"])
+        gap = f"{mean} / {_num(h['gap_max'])}{unit}"
+    ranks = "not measured"
+    if h["rankings"] is not None:
+        unit = f" {h['ranking_unit']}" if h["ranking_unit"] else ""
+        ranks = f"{h['rankings_changed'] or 0} of {h['rankings']:,}{unit}"
+    return [h["heuristic"], below, gap, ranks, " ".join(str(h["finding"]).split())]
+
+
+def _read_meta(folder: Path) -> dict | None:
+    path = folder / "meta.json"
+    if not path.is_file():
+        return None
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _commit_label(meta: dict | None) -> str:
+    git = (meta or {}).get("git") or {}
+    commit = git.get("commit")
+    if not commit:
+        return "unknown"
+    return commit[:12] + (" with uncommitted changes" if git.get("dirty") else "")
+
+
+def provenance(metas: dict[str, dict | None]) -> list[str]:
+    """The lines under the title of ``SUMMARY.md``: the commit, library versions, Python and
+    configs the sections were produced with; what differs between sections is flagged in bold,
+    naming the sections."""
+
+    def groups(value) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for n, m in metas.items():
+            out.setdefault(value(m), []).append(n)
+        return out
+
+    def listed(g: dict[str, list[str]], fmt) -> str:
+        return "; ".join(f"{fmt(k)} ({', '.join(ns)})" for k, ns in g.items())
+
+    commits = groups(_commit_label)
+    lines = []
+    if len(commits) == 1:
+        (label,) = commits
+        clean = "" if "uncommitted" in label or label == "unknown" else " (clean tree)"
+        lines.append(f"Every section was produced at commit `{label.split()[0]}`"
+                     f"{label[12:]}{clean}.")
+    else:
+        lines.append("**Sections produced at different commits** -- regenerate them at one "
+                     "before quoting them together: " + listed(commits, lambda k: f"`{k}`")
+                     + ".")
+    dists = sorted({d for m in metas.values() for d in ((m or {}).get("versions") or {})})
+    same, differ = [], []
+    for d in dists:
+        g = groups(lambda m, d=d: str(((m or {}).get("versions") or {}).get(d)))
+        if len(g) == 1:
+            same.append(f"{d} {next(iter(g))}")
+        else:
+            differ.append(f"{d}: " + listed(g, str))
+    py = groups(lambda m: str(((m or {}).get("python") or {}).get("version")))
+    if len(py) == 1:
+        same.append(f"Python {next(iter(py))}")
+    else:
+        differ.append("Python: " + listed(py, str))
+    if same:
+        lines.append("Versions: " + ", ".join(same) + ".")
+    if differ:
+        lines.append("**Versions differ between sections**: " + " | ".join(differ) + ".")
+    configs = groups(lambda m: "no meta.json" if m is None else
+                     ("quick" if m.get("quick") else "full"))
+    if len(configs) == 1:
+        lines.append(f"Configs: {next(iter(configs))} (per section below: seed, instances, "
+                     "time, jobs, machine, data).")
+    else:
+        lines.append("**Configs differ between sections**: " + listed(configs, str) + ".")
+    return lines
+
+
 def write_summary(out: str | Path = "results", reg: dict | None = None) -> Path:
-    """Regenerate ``<out>/SUMMARY.md``: one headline table per experiment present, each from its
-    ``rows.csv`` (plus run facts from ``meta.json`` when there)."""
+    """Regenerate ``<out>/SUMMARY.md``: first one screen -- provenance (:func:`provenance`) and a
+    table with one line per experiment present (:func:`headline_of`) -- then one section per
+    experiment with its headline table, each from its ``rows.csv`` (plus run facts from
+    ``meta.json`` when there)."""
     reg = registry() if reg is None else reg
     out = Path(out)
-    parts = ["# Experiment summary", "",
-             f"Regenerated from `{out.name}/*/rows.csv` by `python -m experiments`; each table "
-             "is computed from its CSV alone.", ""]
     names = present(out, reg)
+    data = {}
+    for n in names:
+        all_rows = read_rows(out / n / "rows.csv")
+        data[n] = (all_rows, _read_meta(out / n))
+    parts = ["# Experiment summary", ""]
     if not names:
         parts.append("No experiment results found.")
+    else:
+        metas = {n: meta for n, (_, meta) in data.items()}
+        parts += [f"- {line}" for line in provenance(metas)] + [""]
+        parts += ["| experiment | heuristic vs proven optimum | below the optimum | gap when "
+                  "below: mean / max | rankings changed | finding |",
+                  "|---|---|---:|---:|---:|---|"]
+        for n, (all_rows, meta) in data.items():
+            rows = [r for r in all_rows if not r.get(ERROR_COLUMN)]
+            cells = headline_cells(headline_of(reg[n], rows, meta))
+            failed = len(all_rows) - len(rows)
+            name = f"[{n}](#{n})" + (f" ({failed} failed)" if failed else "")
+            parts.append("| " + " | ".join([name, *(c.replace("|", "\\|") for c in cells)])
+                         + " |")
+        parts += ["", f"Regenerated from `{out.name}/*/rows.csv` and `meta.json` by `python -m "
+                  "experiments`; each line and table is computed from its CSV alone. An "
+                  "instance below the optimum: the heuristic's own objective (or score) is "
+                  "lower than the proven optimum's; gaps are over those instances. Details "
+                  "per experiment follow.", ""]
+    majority = None
+    if names:
+        labels = [_commit_label(meta) for _, meta in data.values()]
+        majority = max(dict.fromkeys(labels), key=labels.count)
     for n in names:
         folder = out / n
-        all_rows = read_rows(folder / "rows.csv")
+        all_rows, meta = data[n]
         rows = [r for r in all_rows if not r.get(ERROR_COLUMN)]
         failed = [r for r in all_rows if r.get(ERROR_COLUMN)]
         parts += [f"## {n}", "", reg[n].DESCRIPTION, ""]
-        meta_path = folder / "meta.json"
         instances = None
-        if meta_path.is_file():
-            with open(meta_path, encoding="utf-8") as fh:
-                meta = json.load(fh)
+        if meta is not None:
             commit = (meta.get("git") or {}).get("commit") or "unknown"
             dirty = " (uncommitted changes)" if (meta.get("git") or {}).get("dirty") else ""
+            other = (" -- **a different commit from the other sections**"
+                     if _commit_label(meta) != majority else "")
             instances = meta.get("instances")
             counted = ""
             if instances:
@@ -789,7 +1060,7 @@ def write_summary(out: str | Path = "results", reg: dict | None = None) -> Path:
             parts += [f"Run: {'quick' if meta.get('quick') else 'full'} config, seed "
                       f"{meta.get('config', {}).get('seed')}, {counted}{meta.get('rows')} rows "
                       f"in {meta.get('wall_time_s', float('nan')):.1f} s with jobs="
-                      f"{meta.get('jobs')}, commit `{commit[:12]}`{dirty}, "
+                      f"{meta.get('jobs')}, commit `{commit[:12]}`{dirty}{other}, "
                       f"{meta.get('machine', {}).get('cpu_count')} CPUs. "
                       f"Data: {meta.get('data', {}).get('used')}", ""]
         if failed:
@@ -802,8 +1073,20 @@ def write_summary(out: str | Path = "results", reg: dict | None = None) -> Path:
         parts += [reg[n].summary(rows).rstrip() if rows else "No completed instance.", ""]
         figs = [f for f in reg[n].FIGURES if (folder / f).is_file()]
         if figs:
-            parts += ["Figures: " + ", ".join(f"[{f}]({n}/{f})" for f in figs), ""]
+            links = []
+            for f in figs:
+                vec = [p for p in _plot().sibling_paths(folder / f) if p.is_file()]
+                links.append(f"[{f}]({n}/{f})" + (" (" + ", ".join(
+                    f"[{p.suffix[1:].upper()}]({n}/{p.name})" for p in vec) + ")" if vec
+                    else ""))
+            parts += ["Figures: " + ", ".join(links), ""]
     path = out / "SUMMARY.md"
     out.mkdir(parents=True, exist_ok=True)
     write_text(path, "\n".join(parts))
     return path
+
+
+def _plot():
+    from . import plot
+
+    return plot

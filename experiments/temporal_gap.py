@@ -365,61 +365,110 @@ def _relabel_summary(rows: list[dict]) -> list[str]:
     return out
 
 
+def headline(rows: list[dict], meta: dict | None = None) -> dict:
+    """The summary's line: on every inconsistent TLINK graph, the links greedy repair (in
+    document order) drops beyond the proven minimum (gap in links); temporal awareness exact vs
+    the TE3 toolkit's way in the finding."""
+    docs = [r for r in rows if r["kind"] == "doc" and not r["consistent"]]
+    extra = [r["greedy_order_drop"] - r["exact_drop"] for r in docs]
+    below = [x for x in extra if x > 0]
+    exact_total = sum(r["exact_drop"] for r in docs)
+    finding = (f"Greedy repair of inconsistent TLINK graphs drops more links than the proven "
+               f"minimum on {len(below)} of {len(docs)} documents ("
+               f"{sum(r['greedy_order_drop'] for r in docs):,} vs {exact_total:,} links)")
+    scores = {(r["set"], r["run"], r["perturbation"], r["mode"]): r["f1"] for r in rows
+              if r["kind"] == "score"}
+    diff = [100 * (scores[(s, r, p, "exact")] - f) for (s, r, p, m), f in scores.items()
+            if m == "te3" and (s, r, p, "exact") in scores]
+    if diff:
+        finding += (f"; temporal awareness on the exact consistent graph differs from the TE3 "
+                    f"toolkit's by {min(diff):+.1f} to {max(diff):+.1f} F1 points")
+    return {"heuristic": "greedy repair (document order)", "unit": "inconsistent documents",
+            "instances": len(docs), "below": len(below),
+            "gap_mean": float(np.mean(below)) if below else None,
+            "gap_max": float(max(below)) if below else 0.0, "gap_unit": "extra links",
+            "finding": finding + "."}
+
+
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
+    """``temporal_drops``: links dropped by greedy repair vs the proven minimum per
+    inconsistent document; ``temporal_scores``: temporal awareness F1, TE3 toolkit's way vs
+    exact, per (set, run, perturbation); ``temporal_times``: time per document vs its TLINKs;
+    ``temporal_relabel``: relabelling objectives against the exact one. PNG, PDF and SVG."""
     from .runner import completed_rows
 
     plt = plot.pyplot()
     rows = completed_rows(csv_path)
+    out_dir = Path(out_dir)
+    oi = plot.OKABE_ITO
     docs = [r for r in rows if r["kind"] == "doc" and not r["consistent"]]
     out = []
-    fig, ax = plt.subplots(figsize=(6, 5))
-    for name, marker in (("greedy_order_drop", "o"), ("greedy_cycles_drop", "^")):
-        ax.scatter([r["exact_drop"] for r in docs], [r[name] for r in docs], marker=marker,
-                   alpha=0.6, label=name.replace("_drop", "").replace("_", "-"))
+    fig, ax = plt.subplots(figsize=(plot.COLUMN_WIDTH, 3.0), layout="constrained")
+    for name, label, st in (("greedy_order_drop", "greedy, document order",
+                             plot.STYLE["greedy"]),
+                            ("greedy_cycles_drop", "greedy, cycle breaking",
+                             plot.STYLE["ref-order"])):
+        ax.scatter([r["exact_drop"] for r in docs], [r[name] for r in docs], s=14,
+                   marker=st["marker"], color=st["color"], alpha=0.6, linewidths=0,
+                   label=label)
     top = max([r["greedy_order_drop"] for r in docs] + [1])
-    ax.plot([0, top], [0, top], color="grey", lw=0.8)
-    ax.set_xlabel("links dropped by the exact optimum")
-    ax.set_ylabel("links dropped by the heuristic")
-    ax.set_title("Inconsistent documents: greedy vs minimum drop")
-    ax.legend()
+    ax.plot([0, top], [0, top], color="0.5", lw=0.8, zorder=0, label="equal (optimal)")
+    ax.set_xlabel("links dropped by the exact minimum [links]")
+    ax.set_ylabel("links dropped by greedy repair [links]")
+    ax.set_title(f"{len(docs)} inconsistent documents")
+    ax.legend(loc="upper left", markerscale=1.5)
     out.append(plot.save(fig, out_dir / FIGURES[0]))
+
     scores = [r for r in rows if r["kind"] == "score"]
-    labels = sorted({(r["set"], r["run"], r["perturbation"]) for r in scores})
-    fig, ax = plt.subplots(figsize=(8, 4))
-    xs = np.arange(len(labels))
-    for k, mode in enumerate(("te3", "exact")):
+    labels = list(dict.fromkeys((r["set"], r["run"], r["perturbation"]) for r in scores))
+    fig, ax = plt.subplots(figsize=(plot.COLUMN_WIDTH + 0.6, 0.32 * len(labels) + 1.1),
+                           layout="constrained")
+    ys = np.arange(len(labels))
+    for k, (mode, label, colour) in enumerate((
+            ("te3", "TE3 toolkit's way", oi["vermillion"]),
+            ("exact", "exact consistent graph", oi["blue"]))):
         val = {(r["set"], r["run"], r["perturbation"]): r["f1"] for r in scores
                if r["mode"] == mode}
-        ax.bar(xs + 0.4 * k - 0.2, [100 * val.get(lb, 0.0) for lb in labels], width=0.4,
-               label=mode)
-    ax.set_xticks(xs, [f"{s}\n{r} {p}" for s, r, p in labels], rotation=60, fontsize=7,
-                  ha="right")
-    ax.set_ylabel("temporal awareness F1 (%)")
-    ax.legend()
+        ax.barh(ys + 0.4 * k - 0.2, [100 * val.get(lb, 0.0) for lb in labels], height=0.4,
+                label=label, color=colour)
+    ax.set_yticks(ys, [f"{s} · {r}" + ("" if p == "none" else f" · {p}")
+                       for s, r, p in labels], fontsize=7.5)
+    ax.invert_yaxis()
+    ax.grid(False, axis="y")
+    ax.set_xlabel("temporal awareness F1 [%]")
+    ax.set_xlim(0, 100)
+    plot.legend_below(fig, ax=ax, ncol=2)
     out.append(plot.save(fig, out_dir / FIGURES[1]))
-    fig, ax = plt.subplots(figsize=(6, 5))
+
+    fig, ax = plt.subplots(figsize=(plot.COLUMN_WIDTH, 3.0), layout="constrained")
     alld = [r for r in rows if r["kind"] == "doc"]
-    for name, marker in (("exact_time_s", "o"), ("rank_time_s", "s"), ("greedy_time_s", "^")):
+    for name, label, st in (("exact_time_s", "exact: cut ILP", plot.STYLE["exact"]),
+                            ("rank_time_s", "exact: rank ILP", plot.STYLE["ilp"]),
+                            ("greedy_time_s", "the three greedy repairs", plot.STYLE["greedy"])):
         pts = [(r["links"], r[name]) for r in alld if r[name] not in (None, "")]
-        ax.scatter([p[0] for p in pts], [p[1] for p in pts], marker=marker, alpha=0.5,
-                   label=name.replace("_time_s", ""))
+        ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=10, marker=st["marker"],
+                   color=st["color"], alpha=0.5, linewidths=0, label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("TLINKs in the document")
-    ax.set_ylabel("wall time (s)")
-    ax.legend()
+    ax.set_ylabel("wall time per document [s]")
+    ax.legend(loc="upper left", markerscale=1.6)
     out.append(plot.save(fig, out_dir / FIGURES[2]))
+
     rel = [r for r in rows if r["kind"] == "relabel"]
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = plt.subplots(figsize=(plot.COLUMN_WIDTH, 2.8), layout="constrained")
     exact = {r["document"]: r["objective"] for r in rel if r["method"] == "exact"}
-    for m, marker in (("greedy", "o"), ("triangle", "s"), ("endpoint", "^")):
+    for m, label, st in (("greedy", "greedy", plot.STYLE["greedy"]),
+                         ("triangle", "triangle ILP (a relaxation)",
+                          plot.STYLE["ref-order"]),
+                         ("endpoint", "endpoint ILP", plot.STYLE["ilp"])):
         pts = [(r["links"], r["objective"] / exact[r["document"]] - 1.0) for r in rel
                if r["method"] == m and exact.get(r["document"])]
-        ax.scatter([p[0] for p in pts], [100 * p[1] for p in pts], marker=marker, label=m)
-    ax.axhline(0.0, color="grey", lw=0.8)
-    ax.set_xlabel("annotated pairs in the document")
-    ax.set_ylabel("objective vs exact (%)")
-    ax.set_title("Relabelling: greedy / triangle ILP / endpoint ILP vs exact")
-    ax.legend()
+        ax.scatter([p[0] for p in pts], [100 * p[1] for p in pts], s=18, marker=st["marker"],
+                   color=st["color"], label=label, alpha=0.85, linewidths=0)
+    ax.axhline(0.0, color="0.5", lw=0.8, zorder=0)
+    ax.set_xlabel("annotated event pairs in the document")
+    ax.set_ylabel("objective − exact [% of exact]")
+    plot.legend_below(fig, ax=ax, ncol=2, markerscale=1.3)
     out.append(plot.save(fig, out_dir / FIGURES[3]))
     return out

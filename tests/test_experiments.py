@@ -83,6 +83,20 @@ def test_summary_mentions_every_experiment_with_a_table(quick_out):
     assert "|---" in text
 
 
+def test_summary_opens_with_one_headline_line_per_experiment(quick_out):
+    text = (quick_out / "SUMMARY.md").read_text()
+    opening = text[:text.index("\n## ")]
+    table = [ln for ln in opening.splitlines() if ln.startswith("| [")]
+    assert [ln.split("]")[0][3:] for ln in table] == list(REGISTRY)
+    for ln in table:
+        if "No headline" in ln:  # optional for a new experiment: still its line
+            continue
+        assert "headline() failed" not in ln, ln
+        assert ln.count(" | ") == 5, ln  # six cells: name, heuristic, below, gap, ranks, finding
+    assert "Every section was produced at commit" in opening or "different commits" in opening
+    assert "Versions: " in opening and "Configs: quick" in opening
+
+
 @pytest.mark.parametrize("name", list(REGISTRY))
 def test_figures_exist_and_are_png(quick_out, name):
     assert REGISTRY[name].FIGURES
@@ -94,6 +108,10 @@ def test_figures_exist_and_are_png(quick_out, name):
         assert data.startswith(PNG_MAGIC), fig
         if fig not in placeholders:
             assert len(data) > 10_000, fig  # a real plot, not an empty canvas
+        pdf, svg = (quick_out / name / fig).with_suffix(".pdf"), \
+            (quick_out / name / fig).with_suffix(".svg")
+        assert pdf.read_bytes().startswith(b"%PDF"), pdf  # vector files beside every PNG
+        assert b"<svg" in svg.read_bytes()[:2000], svg
 
 
 def test_cli_list_subprocess():
