@@ -61,9 +61,11 @@ from .runner import parallel_map
 NAME = "fidelity"
 DESCRIPTION = ("Fidelity: every official scorer output in the pilot data (EvmEval v1.8, CoNLL "
                "reference scorer tests, TempEval-3 toolkit, MUC-4 1992 reports, GTT, GRIT, "
-               "smatch triple counts) next to exactalign's reproduction, number by number.")
+               "IterX CEAF-RME, smatch triple counts) next to exactalign's reproduction, number "
+               "by number.")
 DATA_SOURCE = ("pilot data: the official outputs in nugget/, coref/, temporal/ (MANIFEST.md), "
-               "muc4/ (1992 score reports, MANIFEST.md) and amr/reference/, plus toolkit runs "
+               "muc4/ (1992 score reports, MANIFEST.md, IterX's per-document CEAF-RME outputs) "
+               "and amr/reference/, plus toolkit runs "
                "recorded in the tests; without it, one row saying there is nothing to compare")
 SEEDING = "deterministic: no randomness (config['seed'] is not used)"
 
@@ -75,18 +77,21 @@ FAMILIES = {
     "muc4": ("MUC-4 1992 scorer", "muc4/muc4_1992/results/extracted"),
     "gtt": ("GTT eval", "muc4/gtt"),
     "grit": ("GRIT eval", "muc4/grit"),
+    "iterx": ("IterX CEAF-RME", "muc4/iterx"),
     "smatch": ("smatch 1.0.4", "amr/reference"),
 }
+#: IterX's per-document CEAF-RME outputs: file -> (metric, how exactalign computes it).
+ITERX_OUTPUTS = {"test.rme.subset.txt": "phi_subset", "test.rme.phi3.txt": "phi3"}
 
 #: ``muc4_reports``: [test set, system] pairs (``None``: all 34); ``detail``: the EvmEval
 #: document and type rows too; ``recorded``: the runs recorded in the tests, of which
 #: ``ace_coref`` ACE systems (``None``: all four); ``smatch``: reference files (``None``: all).
 FULL = {"seed": 0, "families": list(FAMILIES), "muc4_reports": None, "detail": True,
-        "recorded": True, "ace_coref": None, "smatch": None}
+        "recorded": True, "ace_coref": None, "smatch": None, "iterx": None}
 QUICK = {"seed": 0, "families": list(FAMILIES),
          "muc4_reports": [["TST4", "GE"], ["TST3", "MDC"], ["TST3", "NYU"], ["TST4", "SRI"]],
          "detail": False, "recorded": True, "ace_coref": ["system"],
-         "smatch": ["lp_camr_vs_gold", "lp_jamr_vs_gold"]}
+         "smatch": ["lp_camr_vs_gold", "lp_jamr_vs_gold"], "iterx": ["bert-base"]}
 
 COLUMNS = ("family", "dataset", "system", "metric", "official", "ours", "difference",
            "tolerance", "match", "note", "source", "error")
@@ -573,6 +578,46 @@ def _rows_grit(root: Path) -> list[dict]:
                 half_unit(m.group(1)), "MANIFEST.md (GRIT eval.py)")]
 
 
+_RME = re.compile(r"doc_id=(\S+)\s.*prec=([\d.]+)\s+rec=([\d.]+)")
+
+
+def _rows_iterx(root: Path, encoder: str) -> list[dict]:
+    """IterX's per-document CEAF-RME outputs (precision and recall, 4 decimals) against
+    exactalign: φ_subset by the IterX alignment of :func:`exactalign.metrics.templates.
+    ceaf_rme`, φ3 by the declared metric ``ceaf-rme-phi3`` (exact)."""
+    from exactalign.declared.convert import read_gtt
+    from exactalign.declared.library import LIBRARY
+    from exactalign.io import gtt
+    from exactalign.metrics import templates
+
+    d = root / "muc4" / "iterx" / encoder
+    gold_path, pred_path = root / "muc4" / "gtt" / "test.json", d / "preds.test.jsonlines"
+    fam = FAMILIES["iterx"][0]
+    rows = []
+    for fname, phi in ITERX_OUTPUTS.items():
+        official = {}
+        for line in (d / fname).read_text().splitlines():
+            m = _RME.match(line)
+            if m:
+                official[m.group(1)] = (m.group(2), m.group(3))
+        if phi == "phi_subset":
+            s = templates.ceaf_rme(gtt.read_gold(gold_path), gtt.read_predictions(pred_path),
+                                   "iterx")
+            ours = {doc.docid: (doc.counts.precision, doc.counts.recall) for doc in s.docs}
+        else:
+            ids, g, p = read_gtt(gold_path, pred_path)
+            r = LIBRARY["ceaf-rme-phi3"]().compute(p, g, ids=ids)
+            ours = {doc.id: (doc.prf.precision, doc.prf.recall) for doc in r.documents}
+        src = f"muc4/iterx/{encoder}/{fname}"
+        for doc, (op, orc) in official.items():
+            up, ur = ours.get(doc, (None, None))
+            rows.append(row(fam, f"MUC-4 test ({phi})", encoder, f"{doc} precision", float(op),
+                            up, half_unit(op), src))
+            rows.append(row(fam, f"MUC-4 test ({phi})", encoder, f"{doc} recall", float(orc),
+                            ur, half_unit(orc), src))
+    return rows
+
+
 # ---------------------------------------------------------------- smatch 1.0.4
 def _rows_smatch(root: Path, name: str) -> list[dict]:
     from exactalign.io.amr import read_pairs
@@ -631,6 +676,12 @@ def units(config: dict) -> list[dict]:
                     for t, s in reports]
         elif fam in ("gtt", "grit"):
             out.append({"kind": fam, "root": r, "family": family})
+        elif fam == "iterx":
+            encoders = sorted(p.name for p in (root / folder).iterdir()
+                              if (p / "preds.test.jsonlines").is_file())
+            out += [{"kind": fam, "root": r, "family": family, "system": e}
+                    for e in (encoders if config.get("iterx") is None else
+                              [e for e in encoders if e in config["iterx"]])]
         elif fam == "smatch":
             out += [{"kind": fam, "root": r, "family": family, "dataset": "amr/reference",
                      "system": p.stem} for p in sorted((root / folder).glob("*.json"))
@@ -657,6 +708,8 @@ def run_unit(unit: dict) -> list[dict]:
         return _rows_gtt(root)
     if kind == "grit":
         return _rows_grit(root)
+    if kind == "iterx":
+        return _rows_iterx(root, unit["system"])
     if kind == "smatch":
         return _rows_smatch(root, unit["system"])
     raise ValueError(f"unknown unit kind {kind!r}")
@@ -721,6 +774,12 @@ def summary(rows: list[dict]) -> str:
         out += ["Not compared (data absent): " + "; ".join(
             f"{r['family']}: {r['note']}" for r in absent) + ".", ""]
     out += _muc_line(rows)
+    if any(r["family"] == FAMILIES["iterx"][0] for r in rows):
+        out += ["IterX CEAF-RME: phi_subset is IterX's own alignment (exactalign.metrics."
+                "templates.ceaf_rme 'iterx'); phi3 is the declared metric ceaf-rme-phi3, solved "
+                "exactly. IterX's phi3 outputs divide recall by the number of gold *entities*; "
+                "its released code (ceaf_rme.py @65fd64c) divides by gold mentions, which does "
+                "not reproduce them -- we follow the outputs.", ""]
     out += ["Residuals (official vs ours, and the known reason):", ""]
     res = _residuals(rows)
     out += res if res else ["- none"]

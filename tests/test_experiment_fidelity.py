@@ -197,6 +197,16 @@ def test_te3_gtt_grit_and_smatch_numbers_match(quick):
     assert len(smatch) == 4 * 2 and all(r["match"] and r["difference"] == 0 for r in smatch)
 
 
+@pytest.mark.pilot
+@pytest.mark.skipif(not _have("muc4/iterx", "muc4/gtt"), reason="pilot muc4/iterx not available")
+def test_every_iterx_ceaf_rme_number_matches(quick):
+    rows = _rows(quick, "iterx")
+    # quick: one encoder, 200 documents, precision and recall, phi_subset and phi3
+    assert len(rows) == 200 * 2 * 2 and all(r["match"] for r in rows), \
+        [r for r in rows if not r["match"]][:3]
+    assert {r["dataset"] for r in rows} == {"MUC-4 test (phi_subset)", "MUC-4 test (phi3)"}
+
+
 # ------------------------------------------------------------------------------------------
 # pilot data: every MUC-4 1992 report
 # ------------------------------------------------------------------------------------------
