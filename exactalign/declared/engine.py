@@ -22,8 +22,10 @@ scorer's order -- or smatch's hill-climber for latent variables), ``brute`` (eve
 enumerated over *all* pairs, with no candidate index and no special algorithm: the oracle the
 tests hold the other two against; tiny inputs only).
 
-A matching of equal-valued elements (``Match(Eq())`` under 1:1 or N:N) has a closed form --
-the multiset intersection -- and is computed so, except by ``brute``.
+A matching of 0/1 elements compared by key (:meth:`~exactalign.declared.nodes.Node.is_discrete`:
+``Eq``, an exact ``Span``, a product ``Record`` of such fields) under 1:1 or N:N has a closed
+form -- the multiset intersection of the keys -- and is computed so, except by ``ilp`` and
+``brute``.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.result import Result, Status, worst_status
-from .nodes import Eq, Latent, Match, freeze, get_field
+from .nodes import Latent, Match, freeze, get_field
 
 METHODS = ("exact", "ilp", "greedy", "brute")
 
@@ -146,7 +148,7 @@ class Evaluator:
     def _raw(self, node: Match, X: list, Y: list, want_alignment: bool):
         el = node.element
         t0 = time.perf_counter()
-        if (self.method in ("exact", "greedy") and type(el) is Eq and node.order is None
+        if (self.method in ("exact", "greedy") and el.is_discrete() and node.order is None
                 and node.constraint in ("1:1", "N:N")):
             return self._closed_form(node, el, X, Y, want_alignment, t0)
         rows, cols = self._candidates(el, X, Y)
@@ -180,7 +182,7 @@ class Evaluator:
         return Result(Status.OPTIMAL, value, value, al, self.method, time.perf_counter() - t0,
                       details={"algorithm": "identity (diagonal dominance)"})
 
-    def _closed_form(self, node: Match, el: Eq, X, Y, want_alignment: bool, t0: float):
+    def _closed_form(self, node: Match, el, X, Y, want_alignment: bool, t0: float):
         kx = [self.key(el, v) for v in X]
         ky = [self.key(el, v) for v in Y]
         cx, cy = Counter(kx), Counter(ky)

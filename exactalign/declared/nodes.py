@@ -111,6 +111,11 @@ class Node:
     def children(self) -> tuple[Node, ...]:
         return ()
 
+    def is_discrete(self) -> bool:
+        """True when ``phi(x, y) == [hash_key(x) == hash_key(y)]`` (0 or 1): a matching of such
+        elements has a closed form (the multiset intersection of their keys)."""
+        return False
+
     def to_dict(self) -> dict:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -151,6 +156,9 @@ class Eq(Node):
         return self._value(x)
 
     def has_hash_key(self) -> bool:
+        return True
+
+    def is_discrete(self) -> bool:
         return True
 
     def to_dict(self) -> dict:
@@ -222,6 +230,9 @@ class Span(Node):
         return self._span(x) if self.measure == "exact" else None
 
     def has_hash_key(self) -> bool:
+        return self.measure == "exact"
+
+    def is_discrete(self) -> bool:
         return self.measure == "exact"
 
     def tokens(self, x):
@@ -412,6 +423,11 @@ class Record(Node):
 
     def _keyed(self):
         return [(n, f) for n, f in self.fields.items() if f.has_hash_key()]
+
+    def is_discrete(self) -> bool:
+        """A product of discrete fields is 1 exactly when every field's key agrees, which is
+        when the tuple of keys (:meth:`hash_key`) agrees."""
+        return self.combine == "product" and all(f.is_discrete() for f in self.fields.values())
 
     def has_hash_key(self) -> bool:
         return self.combine == "product" and bool(self._keyed())
