@@ -17,6 +17,7 @@ from __future__ import annotations
 from . import (
     bipartite_scaling,
     coref_ere_gap,
+    declared_metrics,
     fidelity,
     monotone_gap,
     muc4_gap,
@@ -37,6 +38,7 @@ REGISTRY = {
     smatch_walltime.NAME: smatch_walltime,
     temporal_gap.NAME: temporal_gap,
     fidelity.NAME: fidelity,
+    declared_metrics.NAME: declared_metrics,
 }
 
 __all__ = ["REGISTRY"]
