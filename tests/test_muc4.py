@@ -16,6 +16,7 @@ from exactalign import InputError
 from exactalign.core.result import Status
 from exactalign.io import muc4 as io
 from exactalign.metrics import muc4 as S
+from exactalign.metrics.muc4.guidelines import _first_fit
 
 NAMES = [line.split(maxsplit=1) for line in """\
 0.  MESSAGE: ID
@@ -163,7 +164,7 @@ def test_xref_rules_and_first_fit():
     # first-fit takes COR pairs first: exact and first-fit can still differ on PAR chains
     S2 = [[0.5, 0.5], [0.5, 0.0]]
     import numpy as np
-    assert S._first_fit(np.array(S2)) == [(0, 0)]
+    assert _first_fit(np.array(S2)) == [(0, 0)]
 
 
 @pytest.mark.parametrize("slot,resp,key,value", [

@@ -16,6 +16,7 @@ from exactalign.io.conll import parse_conll
 from exactalign.io.tbf import parse_tbf
 from exactalign.metrics import coref, nugget
 from exactalign.metrics.nugget import evaluate, format_v18, format_v18_coref, parse_v18_coref
+from exactalign.metrics.nugget.coreference import _perl_numerators
 
 
 def tbf(docs: dict, run: str) -> str:
@@ -109,7 +110,7 @@ def test_b_cubed_numerators_are_summed_in_the_reference_order():
     assert c.v18_scores() == {"bcub": 50.0, "ceafe": 54.16, "ceafm": 50.0, "muc": 0.0,
                               "blanc": 39.13}
     d = c._identified[0]
-    assert nugget._perl_numerators("bcub", d, c.scores.documents[0]) == (4.0, 4.0)
+    assert _perl_numerators("bcub", d, c.scores.documents[0]) == (4.0, 4.0)
 
 
 def test_the_same_as_scoring_the_conll_files_v18_writes():

@@ -399,7 +399,7 @@ def _sequencing(args: argparse.Namespace, ev, gold, system, whitelist) -> dict:
 
     out = {}
     for m, sc in ev.scores.items():
-        combination = nugget._coref_combination(args.coref_mapping, sc.combinations)
+        combination = nugget.resolve_coref_combination(args.coref_mapping, sc.combinations)
         out[m] = sequencing.sequencing_evaluate(gold, system, sc, combination,
                                                 type_whitelist=whitelist,
                                                 validate=not args.no_script_validation)

@@ -1,0 +1,109 @@
+"""The alignment instances of one document: v1.8's span Dice (character or token units), the
+attribute combinations in its order, and per combination the bipartite instance of the pairs
+whose attributes agree (steps 1-2 of the metric, :mod:`exactalign.metrics.nugget`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ...io.tbf import Mention
+from ...problems import bipartite
+from .hierarchy import _NA, LevelCredit
+
+#: The name of the span-only combination (no attribute).
+PLAIN = "plain"
+
+
+def attribute_combinations(n_attributes: int) -> list[tuple[int, ...]]:
+    """``()`` (plain) and every non-empty combination of attribute indices, in v1.8's order
+    (by size, then lexicographic)."""
+    out: list[tuple[int, ...]] = [()]
+    for k in range(1, n_attributes + 1):
+        out.extend(combinations(range(n_attributes), k))
+    return out
+
+
+def combination_name(combo: Sequence[int], attributes: Sequence[str]) -> str:
+    return "+".join(attributes[i] for i in combo) if combo else PLAIN
+
+
+def span_overlap(gold: Sequence[Mention], system: Sequence[Mention]):
+    """``(rows, cols, inter)`` of every (gold, system) pair sharing a unit, ``inter`` the size of
+    the intersection of their unit sets (sparse: pairs sharing nothing are absent)."""
+    vocab: dict = {}
+    mats = []
+    for side in (gold, system):
+        rows, cols = [], []
+        for i, m in enumerate(side):
+            for u in m.units:
+                rows.append(i)
+                cols.append(vocab.setdefault(u, len(vocab)))
+        mats.append((rows, cols))
+    V = len(vocab)
+    G = sp.csr_array((np.ones(len(mats[0][0])), mats[0]), shape=(len(gold), V))
+    S = sp.csr_array((np.ones(len(mats[1][0])), mats[1]), shape=(len(system), V))
+    inter = (G @ S.T).tocoo()
+    return inter.row, inter.col, inter.data
+
+
+def span_dice(gold: Sequence[Mention], system: Sequence[Mention]) -> sp.coo_array:
+    """Dice of every (gold, system) pair sharing a unit, as v1.8 computes it:
+    ``2.0 * |set(G) & set(S)| / (G.size + S.size)`` (sparse; absent pairs are 0)."""
+    r, c, inter = span_overlap(gold, system)
+    gs = np.array([m.size for m in gold], dtype=np.float64)
+    ss = np.array([m.size for m in system], dtype=np.float64)
+    val = 2.0 * inter / (gs[r] + ss[c])
+    return sp.coo_array((val, (r, c)), shape=(len(gold), len(system)))
+
+
+def document_instances(gold: Sequence[Mention], system: Sequence[Mention],
+                       combos: Sequence[tuple[int, ...]],
+                       credits: Mapping[int, LevelCredit] | None = None
+                       ) -> list[bipartite.BipartiteInstance]:
+    """One bipartite instance per combination: gold rows, system columns, Dice weights, only
+    the pairs whose attributes of the combination agree (gold ``NOT_ANNOTATED`` agrees with
+    anything). With ``credits`` (attribute index -> :class:`LevelCredit`) those attributes
+    give level-based partial credit instead: a pair's weight is its Dice times the product of
+    the credits of the combination's hierarchical attributes (pairs of weight 0 are no
+    candidates); without, or with every credit 0 below a full match, this is v1.8's filter."""
+    D = span_dice(gold, system)
+    masks = combination_masks(gold, system, D.row, D.col, combos, set(credits or ()))
+    out = []
+    for combo, k in zip(combos, masks, strict=True):
+        w = D.data[k]
+        for a in combo:
+            if credits and a in credits:
+                w = w * credits[a].pair_credits(gold, system, D.row[k], D.col[k], a)
+        out.append(bipartite.BipartiteInstance(len(gold), len(system), D.row[k], D.col[k], w))
+    return out
+
+
+def combination_masks(gold: Sequence[Mention], system: Sequence[Mention], r: np.ndarray,
+                      c: np.ndarray, combos: Sequence[tuple[int, ...]],
+                      skip: Iterable[int] = ()) -> list[np.ndarray]:
+    """Per combination, which pairs ``(r[e], c[e])`` agree on every attribute of it (the
+    attributes in ``skip`` are not compared)."""
+    n_attr = max((max(k) + 1 for k in combos if k), default=0)
+    skip = set(skip)
+    agree = []
+    for a in range(n_attr):
+        if a in skip:
+            agree.append(np.ones(len(r), dtype=bool))
+            continue
+        g = np.array([m.canonical_attributes[a] for m in gold], dtype=object)
+        s = np.array([m.canonical_attributes[a] for m in system], dtype=object)
+        if len(r):
+            agree.append((g[r] == s[c]) | (g[r] == _NA))
+        else:
+            agree.append(np.zeros(0, dtype=bool))
+    out = []
+    for combo in combos:
+        keep = np.ones(len(r), dtype=bool)
+        for a in combo:
+            keep &= agree[a]
+        out.append(keep)
+    return out
