@@ -81,7 +81,6 @@ neither catches nor journals: exceptions propagate.
 from __future__ import annotations
 
 import base64
-import contextlib
 import copy
 import csv
 import datetime as _dt
@@ -95,12 +94,13 @@ import platform
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from .files import atomic_open
 
 #: The checkout the experiments belong to (``git rev-parse HEAD`` runs here).
 CHECKOUT = Path(__file__).resolve().parent.parent
@@ -149,39 +149,6 @@ def resolve_names(names: Sequence[str] | None, reg: dict | None = None) -> list[
 # ------------------------------------------------------------------------------------------
 # atomic files
 # ------------------------------------------------------------------------------------------
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _umask()
-
-
-@contextlib.contextmanager
-def atomic_open(path: str | Path, mode: str = "w", *, encoding: str | None = "utf-8",
-                newline: str | None = None):
-    """Open a temporary file next to ``path`` for writing; when the ``with`` block ends without
-    an exception the file is flushed, synced and moved onto ``path`` with :func:`os.replace`
-    (atomic on POSIX and Windows). On an exception (or an interrupt) the temporary file is
-    removed and ``path`` is left as it was."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp's 0600 would leave results unreadable to others
-        binary = "b" in mode
-        with os.fdopen(fd, mode, encoding=None if binary else encoding,
-                       newline=None if binary else newline) as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def write_text(path: str | Path, text: str) -> None:
     """``Path(path).write_text(text)``, atomically (:func:`atomic_open`)."""
     with atomic_open(path, "w") as fh:
