@@ -489,3 +489,25 @@ def test_ceaf_rme_phi3_equals_iterx_outputs_document_by_document(encoder):
     assert r.status is Status.OPTIMAL and len(r.documents) == len(official) == 200
     for d in r.documents:  # printed to 4 decimals
         assert (d.prf.precision, d.prf.recall) == pytest.approx(official[d.id], abs=5.1e-5), d.id
+
+
+def test_score_schema_is_a_plain_json_schema(capsys):
+    import jsonschema
+
+    from exactalign import cli
+
+    assert cli.main(["score", "--metric", "event-argument-cls", "--schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert "command" not in schema and schema["required"] == ["events"]
+    jsonschema.Draft202012Validator.check_schema(schema)
+    doc = {"id": "d", "events": [{"trigger": [0, 1], "type": "A",
+                                  "arguments": [{"span": [2, 3], "role": "r"}]}]}
+    jsonschema.validate(doc, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"events": [{"trigger": [0], "type": "A", "arguments": []}]}, schema)
+    from exactalign.declared.files import document_schema
+
+    dag = document_schema(Metric(Match(Eq(), order="dag", field="items")))
+    jsonschema.validate({"items": ["a", "b"], "edges": [[0, 1]]}, dag)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"items": ["a", "b"]}, dag)

@@ -34,10 +34,11 @@ def set_envelope(envelope: dict) -> None:
     _ENVELOPE.update(envelope)
 
 
-def print_json(obj) -> None:
+def print_json(obj, *, envelope: bool = True) -> None:
     """Print ``obj`` as indented JSON, keeping lists of numbers (alignments) on one line; a
-    command's document starts with the envelope of the command being run."""
-    if isinstance(obj, dict) and _ENVELOPE:
+    command's document starts with the envelope of the command being run (``envelope=False``:
+    a document that is not a command's result, such as a JSON Schema)."""
+    if envelope and isinstance(obj, dict) and _ENVELOPE:
         obj = {**_ENVELOPE, **obj}
     sys.stdout.write(_dumps(obj, "") + "\n")
 

@@ -108,7 +108,8 @@ def run_score(args: argparse.Namespace) -> int:
         from ..declared.files import document_schema
 
         schemas = [document_schema(m) for m in metrics]
-        print_json(schemas[0] if len(schemas) == 1 else schemas)
+        print_json(schemas[0] if len(schemas) == 1 else {"schemas": schemas},
+                   envelope=False)
         return 0
     if not args.reference or not args.system:
         raise InputError("give the GOLD and SYSTEM JSONL files")
@@ -143,14 +144,14 @@ def run_score(args: argparse.Namespace) -> int:
                     "gap": gap})
         for method, r in runs.items():
             s = r.score
-            rows.append([m.name, method, fmt(100 * s.recall, ".2f"),
-                         fmt(100 * s.precision, ".2f"), fmt(100 * s.f1, ".2f"),
+            rows.append([m.name, method, fmt(100 * s.precision, ".2f"),
+                         fmt(100 * s.recall, ".2f"), fmt(100 * s.f1, ".2f"),
                          fmt(None if r.f1_bound is None else 100 * r.f1_bound, ".2f"),
                          r.status.value, f"{r.wall_time:.3f}"])
             if args.documents and not args.json:
                 for d in r.documents:
-                    rows.append([f"  {d.id}", method, fmt(100 * d.prf.recall, ".2f"),
-                                 fmt(100 * d.prf.precision, ".2f"), fmt(100 * d.prf.f1, ".2f"),
+                    rows.append([f"  {d.id}", method, fmt(100 * d.prf.precision, ".2f"),
+                                 fmt(100 * d.prf.recall, ".2f"), fmt(100 * d.prf.f1, ".2f"),
                                  "", d.status.value, ""])
         if gap is not None:
             rows.append([m.name, "gap", "", "", fmt(gap["f1_points"], ".2f"), "",
@@ -166,6 +167,6 @@ def run_score(args: argparse.Namespace) -> int:
         print_json({"reference": args.reference, "system": args.system,
                     "n_documents": len(files[0]), "metrics": out})
     else:
-        print(table(["metric", "method", "R", "P", "F1", "F1 bound", "status", "time s"],
+        print(table(["metric", "method", "P", "R", "F1", "F1 bound", "status", "time s"],
                     rows))
     return 0

@@ -56,8 +56,14 @@ def run_validate(args: argparse.Namespace) -> int:
         if not (args.reference and args.system):
             raise InputError("give both GOLD and SYSTEM, or neither")
         ids, preds, refs = _read(args, metric)
-    report = validate(metric, args.heuristic, refs, preds, examples=max(args.examples, 0),
-                      seed=args.seed, ids=ids)
+    import tempfile
+
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    with tempfile.TemporaryDirectory(prefix="exactalign-validate-") as tmp:
+        set_hypothesis_home_dir(tmp)  # hypothesis's caches, not a .hypothesis/ in the cwd
+        report = validate(metric, args.heuristic, refs, preds,
+                          examples=max(args.examples, 0), seed=args.seed, ids=ids)
     case = None
     if report.counterexample is not None:
         case = pytest_case(metric, args.heuristic, report.counterexample)

@@ -12,7 +12,7 @@ an alignment, re-verifies it with the problem's checker, recomputes the objectiv
 (``VerificationError``) when the solver's numbers disagree with the recomputation.
 
 (HiGHS 1.16.0's MIP presolve returns such wrong answers: a 5x5 assignment reported optimal at 40
-whose returned solution scores 33, see ``tests/test_core_backends.py``.)
+whose returned solution scores 33, see ``tests/test_solver_trust.py``.)
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Spec file
 ---------
 One metric, as the keys of :meth:`Metric.from_dict` (``name``, ``field``, ``average``,
-``transform``, ``spec``), or several under ``[[metrics]]``. The similarity tree is written as
+``transform``, ``recall_denominator``, ``precision_denominator``, ``spec``), or several under
+``[[metrics]]``. The similarity tree is written as
 tables with a ``type`` (``match``, ``record``, ``eq``, ``span``, ``hierarchy``, ``func``,
 ``latent``) and the node's options::
 
@@ -150,6 +151,13 @@ def empty_document(metric: Metric):
 def _schema(node: Node) -> dict:
     if isinstance(node, Match):
         inner = {"type": "array", "items": _schema(node.element)}
+        if node.order == "dag":  # {field: items, edges: [[from, to], ...]}
+            edges = {"type": "array", "description": "DAG edges between item indices",
+                     "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2,
+                               "maxItems": 2}}
+            return {"type": "object", "properties": {str(node.field): inner,
+                                                     str(node.edges): edges},
+                    "required": [str(node.field), str(node.edges)]}
         return _wrap(node.field, inner)
     if isinstance(node, Record):
         props = {str(k): _schema(v) for k, v in node.fields.items()}
@@ -190,7 +198,9 @@ def document_schema(metric: Metric) -> dict:
     if metric.field is not None:
         doc["properties"][metric.field] = root
         doc["required"] = [metric.field]
-    elif isinstance(metric.spec, Latent):
+    elif root.get("type") == "object":  # the document is the root's record (Latent, a DAG)
         doc = {**root, "properties": {**root["properties"], **doc["properties"]}}
+    else:  # the document is the root's list itself (no room for an id)
+        doc = root
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": f"exactalign document for metric {metric.name}", **doc}

@@ -1,6 +1,6 @@
 """Readers: files in, plain instances out, with errors that name the file and line.
 
-Problems never parse files (``DESIGN.md``, principle 7). Importing a reader is cheap; numpy and
+Problems never parse files. Importing a reader is cheap; numpy and
 the problem modules are imported when an instance is built. The pair-list functions below are
 loaded on first use (PEP 562), so that importing one reader does not import the others.
 """

@@ -14,7 +14,7 @@ kind      a reference item is matched to          a predicted item is matched to
 ``N:N``   any number                               any number
 ========  =====================================  =====================================
 
-The four faces of the problem (see ``DESIGN.md``):
+The four faces of the problem (:mod:`exactalign.registry` lists every problem's):
 
 * exact: :func:`ilp_model` (every kind, through any backend) and :func:`exact_special` (the
   assignment problem for 1:1 -- ``linear_sum_assignment`` on small components, a sparse

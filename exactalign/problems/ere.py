@@ -2,7 +2,8 @@
 Annotation", Section 2.1): a matching problem between the mentions of File A and File B, as the
 paper's procedure and as the exact lexicographic optimum it aims at.
 
-The four faces of the problem (see ``DESIGN.md``): the exact mapping (:func:`exact_mapping`,
+The four faces of the problem (:mod:`exactalign.registry` lists every problem's):
+the exact mapping (:func:`exact_mapping`,
 :func:`ilp_model`), the paper's procedure as the heuristic (:data:`HEURISTICS`),
 :func:`brute_force` for tiny inputs, and :func:`check`; :func:`solve` runs any method by name.
 The agreement report built on the mapping (match categories of mentions, entities, relations

@@ -18,7 +18,7 @@ triples, and binary ones whose two variables coincide on both sides), and the *p
 ``(p, q)``, ``p < q``, with ``bin_w``, the number of binary triple pairs needing both. A binary
 pair needing two variable pairs that share exactly one variable can never match and is dropped.
 
-Faces (see ``DESIGN.md``):
+Faces (every problem has the same four; see :mod:`exactalign.registry`):
 
 * :func:`ilp_model` -- the ILP of Chen et al. (2023, App. A.1, Eqs. 43-45; their optional
   Eqs. 46-47, each triple matched at most once, are left out: smatch 1.0.4 counts every matching
