@@ -14,13 +14,13 @@ JOBS   ?= 1
 # The lock also applies to the isolated build of the editable install (setuptools, wheel).
 PIP_INSTALL = PIP_CONSTRAINT=$(abspath $(LOCK)) $(1) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: install test test-slow test-latest lock bench experiments experiments-quick \
-        figures lint clean
+.PHONY: install test test-slow test-latest lock bench bench-peers experiments experiments-quick \
+        figures docs lint clean
 
 $(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(call PIP_INSTALL,$(PY)) pip
-	$(call PIP_INSTALL,$(PY)) -e '.[dev,peers,experiments]'
+	$(call PIP_INSTALL,$(PY)) -e '.[dev,peers,experiments,docs]'
 	touch $(STAMP)
 
 install: $(STAMP)         ## .venv with exactalign, its dev tools and the peer scorers, as locked
@@ -36,19 +36,23 @@ test-latest:              ## the suite on the newest release of every dependency
 	$(PYTHON) -m venv $(LATEST)
 	$(LATEST)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(LATEST)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade \
-	    --upgrade-strategy eager -e '.[dev,peers,experiments]'
+	    --upgrade-strategy eager -e '.[dev,peers,experiments,docs]'
 	$(LATEST)/bin/python -m pip list --disable-pip-version-check --format=freeze \
 	    | grep -i -E '^(highspy|numpy|scipy|pulp|penman|smatch|smatchpp|metametric|scorch)=='
 	$(LATEST)/bin/python -m pytest -q -p no:cacheprovider
 
 lock: $(STAMP)            ## recompile requirements/constraints.txt (newest releases within the ranges)
 	$(call PIP_INSTALL,$(PY)) uv
-	$(VENV)/bin/uv pip compile pyproject.toml requirements/tools.in --extra dev --extra peers --extra experiments \
+	$(VENV)/bin/uv pip compile pyproject.toml requirements/tools.in --extra dev --extra peers --extra experiments --extra docs \
 	    --universal --python-version 3.10 -c requirements/holds.in --upgrade \
 	    --annotation-style line --custom-compile-command "make lock" -o $(LOCK)
 
 bench: $(STAMP)           ## pytest-benchmark timings (not assertions)
 	$(PY) -m pytest -q -m "not slow" --benchmark-enable --benchmark-only tests/bench
+
+bench-peers: $(STAMP)     ## exactalign vs each family's peer (the peers extra), one run: results/performance/
+	$(PY) -m experiments run performance --out results --fresh
+	$(PY) -m experiments figures --out results performance
 
 experiments: $(STAMP)     ## every experiment, full size, writing results/
 	$(PY) -m experiments run --all --out results --jobs $(JOBS)
@@ -61,10 +65,13 @@ experiments-quick: $(STAMP)  ## every experiment on a small slice (< 3 min), int
 figures: $(STAMP)         ## figures from results/*/rows.csv only
 	$(PY) -m experiments figures --out results
 
+docs: $(STAMP)            ## the documentation site into site/ (mkdocs build --strict)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+
 lint: $(STAMP)
 	$(PY) -m ruff check exactalign experiments tests
 
 clean:
 	rm -rf $(VENV) $(LATEST) build dist *.egg-info .pytest_cache .hypothesis .benchmarks \
-	    .ruff_cache results-quick
+	    .ruff_cache results-quick site
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
