@@ -87,3 +87,25 @@ def test_exact_mode_gold_against_itself_and_cli(gold, capsys):
     assert main(["temporal", str(BASE / "gold"), str(BASE / "sys_ning17_SP+ILP"), "--mode",
                  "te3"]) == 0
     assert "69.0909  65.4867  67.2406" in capsys.readouterr().out
+
+
+# the TempEval-3 toolkit (TimeML-Normalizer.jar + evaluation-relations/temporal_evaluation.py,
+# run outside the project on the pilot folders) on TimeBank-Dense's test gold against the two
+# system runs in the pilot: F1, P, R as it prints them
+TBDENSE = {
+    "td-test-sys-caevo": (45.6842, 54.1741, 39.4948),
+    "td-test-sys-ning17-codl": (48.5253, 45.567, 51.8944),
+}
+
+
+@pytest.mark.parametrize("run", sorted(TBDENSE))
+def test_te3_mode_matches_the_toolkit_on_timebank_dense(run):
+    data = resolve_data_dir()
+    base = data.path / "temporal" / "tbdense" if data.available else None
+    if base is None or not (base / run).is_dir():
+        pytest.skip("pilot data (temporal/tbdense) absent")
+    scores = score_corpus(read_timeml_dir(base / "td-test-gold-timeml"),
+                          read_timeml_dir(base / run), "te3")
+    f1, p, r = TBDENSE[run]
+    assert (100 * scores.f1, 100 * scores.precision, 100 * scores.recall) == \
+        pytest.approx((f1, p, r), abs=1e-4)
