@@ -22,6 +22,7 @@ from . import (
     monotone_gap,
     muc4_gap,
     nugget_gap,
+    performance,
     smatch_gap,
     smatch_walltime,
     temporal_gap,
@@ -39,6 +40,7 @@ REGISTRY = {
     temporal_gap.NAME: temporal_gap,
     fidelity.NAME: fidelity,
     declared_metrics.NAME: declared_metrics,
+    performance.NAME: performance,
 }
 
 __all__ = ["REGISTRY"]

@@ -66,7 +66,9 @@ def parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="run experiments, writing rows.csv and meta.json")
     which = r.add_mutually_exclusive_group(required=True)
-    which.add_argument("--all", action="store_true", help="run every registered experiment")
+    which.add_argument("--all", action="store_true",
+                       help="run every registered experiment but the benchmarks that want a "
+                            "machine of their own (performance: make bench-peers)")
     which.add_argument("names", nargs="*", default=[], metavar="NAME",
                        help=f"experiments to run ({', '.join(REGISTRY)})")
     r.add_argument("--quick", action="store_true", help="the small QUICK configs")
@@ -104,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     if args.command == "run":
-        names = list(REGISTRY) if args.all else list(dict.fromkeys(args.names))
+        names = ([n for n, m in REGISTRY.items() if getattr(m, "IN_ALL", True)] if args.all
+                 else list(dict.fromkeys(args.names)))
         failed: dict[str, int] = {}
         t_all = time.perf_counter()
         for k, name in enumerate(names, 1):

@@ -14,7 +14,8 @@ Each round runs every tool once on every file, the order of the tools reversed e
 Smatch++ runs only in the first ``smatchpp_rounds`` rounds (it is much slower). A tool that is not
 installed (smatch and Smatch++ come with the ``peers`` extra) gets one skipped row per file.
 
-The child processes run without ``PYTHONDONTWRITEBYTECODE`` (a user's normal setting: installed
+The child processes (:func:`experiments.timing.measure`, which also records each one's peak
+memory) run without ``PYTHONDONTWRITEBYTECODE`` (a user's normal setting: installed
 modules are compiled once and their bytecode cached; ``smatch.py`` is a script, which Python
 compiles at every run whatever the setting).
 
@@ -30,12 +31,10 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import random
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,7 +42,7 @@ from pathlib import Path
 
 from exactalign.data import resolve_data_dir
 
-from . import plot
+from . import plot, timing
 from .runner import ExperimentError, parallel_map
 
 NAME = "smatch_walltime"
@@ -116,27 +115,22 @@ def _argv(tool: str, command: list[str], test: Path, gold: Path) -> list[str]:
     return command + [str(test), str(gold)]
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
+def f_score(tool: str, stdout: str) -> float | None:
+    """The F-score ``tool`` printed, as a fraction (None when the output has none)."""
+    pattern, scale = _F_SCORE[tool]
+    m = pattern.search(stdout)
+    return float(m.group(1)) / scale if m else None
 
 
 def time_run(tool: str, command: list[str], test: Path, gold: Path, timeout: float) -> dict:
-    """One fresh process: ``{"wall_s", "returncode", "f_score"}`` (F as a fraction, None when
-    the output has none)."""
-    argv = _argv(tool, command, test, gold)
-    t0 = time.perf_counter()
-    try:
-        proc = subprocess.run(argv, capture_output=True, text=True, env=_env(), timeout=timeout)
-    except subprocess.TimeoutExpired:  # the file's instance fails (an error row), the run goes on
-        raise TimeoutError(f"{tool} took over {timeout:g} s on {test.name}") from None
-    wall = time.perf_counter() - t0
-    pattern, scale = _F_SCORE[tool]
-    m = pattern.search(proc.stdout)
-    return {"wall_s": wall, "returncode": proc.returncode,
-            "f_score": float(m.group(1)) / scale if m else None,
-            "stderr": proc.stderr.strip().splitlines()[-1:] if proc.returncode else []}
+    """One fresh process (:func:`experiments.timing.measure`): ``{"wall_s", "returncode",
+    "f_score", "peak_mb"}`` (F as a fraction, None when the output has none)."""
+    res = timing.measure(_argv(tool, command, test, gold), timeout=timeout)
+    if res.timed_out:  # the file's instance fails (an error row), the run goes on
+        raise TimeoutError(f"{tool} took over {timeout:g} s on {test.name}")
+    return {"wall_s": res.wall_s, "returncode": res.returncode, "peak_mb": res.peak_mb,
+            "f_score": f_score(tool, res.stdout),
+            "stderr": [res.last_error()] if res.returncode else []}
 
 
 # --------------------------------------------------------------------------------------------
@@ -158,9 +152,23 @@ def files(config: dict, tmp: Path) -> list[dict]:
     return out
 
 
-def _synthetic_files(config: dict, tmp: Path) -> dict:
+def amr_text(graphs) -> str:
+    """``graphs`` (:class:`~exactalign.io.amr.AmrGraph`) in PENMAN notation, blank-line
+    separated, as smatch.py and Smatch++ read them."""
     import penman
 
+    out = []
+    for g in graphs:
+        var = [f"v{i}" for i in range(len(g.variables))]
+        triples = ([(var[v], ":instance", c) for _, v, c in g.instances]
+                   + [(var[a], f":{r}", var[b]) for r, a, b in g.relations]
+                   + [(var[v], f":{r}", c) for r, v, c in g.attributes if r != "TOP"])
+        top = next((var[v] for r, v, _ in g.attributes if r == "TOP"), var[0])
+        out.append(penman.encode(penman.Graph(triples, top=top)))
+    return "\n\n".join(out) + "\n"
+
+
+def _synthetic_files(config: dict, tmp: Path) -> dict:
     from .smatch_gap import perturb, synthetic_bank
 
     bank = synthetic_bank(config["synthetic_graphs"], config["seed"])
@@ -169,20 +177,9 @@ def _synthetic_files(config: dict, tmp: Path) -> dict:
     roles = sorted({r for g in bank for r, _, _ in g.relations})
     test = [perturb(g, "relabel", 0.3, rng, concepts, roles) for g in bank]
 
-    def text(graphs) -> str:
-        out = []
-        for g in graphs:
-            var = [f"v{i}" for i in range(len(g.variables))]
-            triples = ([(var[v], ":instance", c) for _, v, c in g.instances]
-                       + [(var[a], f":{r}", var[b]) for r, a, b in g.relations]
-                       + [(var[v], f":{r}", c) for r, v, c in g.attributes if r != "TOP"])
-            top = next((var[v] for r, v, _ in g.attributes if r == "TOP"), var[0])
-            out.append(penman.encode(penman.Graph(triples, top=top)))
-        return "\n\n".join(out) + "\n"
-
     paths = {"test": tmp / "synthetic_test.amr", "gold": tmp / "synthetic_gold.amr"}
-    paths["test"].write_text(text(test), encoding="utf-8")
-    paths["gold"].write_text(text(bank), encoding="utf-8")
+    paths["test"].write_text(amr_text(test), encoding="utf-8")
+    paths["gold"].write_text(amr_text(bank), encoding="utf-8")
     return {"name": "synthetic", "pairs": len(bank), **paths}
 
 
@@ -217,20 +214,20 @@ def run_file(f: dict, cmds: dict, config: dict) -> list[dict]:
     rows = [{**base, "tool": t, "skipped": True,
              "skip_reason": "not installed (the peers extra)"} for t in TOOLS if cmds[t] is None]
     present = [t for t in TOOLS if cmds[t] is not None]
-    for k in range(config["warmup"] + config["rounds"]):
-        rnd = k - config["warmup"]
-        order = present if k % 2 == 0 else present[::-1]
-        for tool in order:
-            if tool == "smatchpp-ilp" and not 0 <= rnd < config["smatchpp_rounds"]:
-                continue
-            res = time_run(tool, cmds[tool], f["test"], f["gold"], config["timeout_s"])
-            if res["returncode"] != 0:
-                raise ExperimentError(f"{tool} failed on {f['name']} (exit {res['returncode']}): "
-                                      f"{' '.join(res['stderr'])}")
-            if rnd >= 0:
-                rows.append({**base, "tool": tool, "round": rnd, "wall_s": res["wall_s"],
-                             "returncode": res["returncode"], "f_score": res["f_score"],
-                             "skipped": False})
+
+    def one(tool: str, rnd: int):
+        if tool == "smatchpp-ilp" and not 0 <= rnd < config["smatchpp_rounds"]:
+            return None
+        res = time_run(tool, cmds[tool], f["test"], f["gold"], config["timeout_s"])
+        if res["returncode"] != 0:
+            raise ExperimentError(f"{tool} failed on {f['name']} (exit {res['returncode']}): "
+                                  f"{' '.join(res['stderr'])}")
+        return res
+
+    for rnd, tool, res in timing.alternating(present, config["rounds"], config["warmup"], one):
+        rows.append({**base, "tool": tool, "round": rnd, "wall_s": res["wall_s"],
+                     "returncode": res["returncode"], "f_score": res["f_score"],
+                     "skipped": False})
     _check(f["name"], rows)
     return rows
 

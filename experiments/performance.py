@@ -1,0 +1,953 @@
+"""Performance: exactalign against each family's peer, side by side in one run, on the pilot data
+and on seeded synthetic inputs of growing size (issue 23, "A benchmark a reader can trust").
+``make bench-peers`` installs the ``peers`` extra and runs it. A benchmark, not a timed test:
+nothing here asserts a time; the invariants are about the scores.
+
+Every run of every tool is a fresh child process started by :mod:`experiments.timing` (the
+harness :mod:`experiments.smatch_walltime` uses too): its wall time and its *own* peak resident
+memory (``os.wait4`` through a small launcher; see that module), ``warmup`` unrecorded rounds
+then ``rounds`` recorded ones, every tool once per round, the order reversed every other round.
+A tool that runs past ``timeout_s`` (or past its memory cap) is stopped, recorded as one row
+with ``status`` ``timeout`` (``memory``) and not run again on that or any larger input of the
+family. Two kinds of timing (column ``timing``):
+
+* ``command`` -- whole-command wall time, as a user runs each tool (interpreter start, imports,
+  reading the files, printing): the command-line families;
+* ``in-process`` -- library against library (CEAF, sequence matching, latent matching): each
+  tool runs in a child of its own (``python -c``, importing only its library), and the
+  computation itself -- inputs already built in memory -- is timed inside the child with
+  ``time.perf_counter``: ``min_s``/``median_s`` of a second, warm call when the first took
+  under a second (else of the first call), ``first_call_s`` the first call (lazy imports
+  included); ``process_median_s`` is still the whole child's wall time.
+
+Families (column ``family``) and tools (``role`` ``ours``/``peer``):
+
+``smatch-corpus``  every pilot AMR file pair with a reference (without pilot data: one
+                   synthetic pair of files); size = triples of both files.
+                   ``exactalign smatch --method exact --duplicates keep`` against smatch 1.0.4
+                   ``-r 1`` and ``-r 4`` (hill-climbing) and Smatch++ ``-solver ilp`` and
+                   ``-solver hillclimber`` (micro, no standardisation: Smatch++ scores its own
+                   triples, so its F is not compared).
+``smatch-pair``    one AMR pair of ``n`` variables per size (``pair_sizes``): consecutive trees of
+                   :func:`experiments.smatch_gap.synthetic_bank` joined under one root against a
+                   ``relabel`` perturbation (rate 0.3); the same tools.
+``nugget``         ``exactalign nugget`` (``--mapping kbp``: v1.8's greedy mapping, the same
+                   number; ``--mapping exact``: the maximum-weight mapping) against EvmEval's
+                   ``scorer_v1.8.py`` (Python 2.7; optional) on the first 1, 10, 30 documents of
+                   the pilot ``nugget/ace-dev`` pair and on EvmEval's token-based demo
+                   (``nugget/evmeval/scoring_demo``, system A, 2 documents); size = documents.
+``coref``          ``exactalign coref`` (MUC, B³, CEAFm, CEAFe, BLANC) against the CoNLL
+                   reference scorer v8.01 (``scorer.pl all KEY RESPONSE none``; Perl; optional)
+                   on pilot test cases and synthetic one-document files of growing size (one
+                   mention per token); size = key mentions; score = CEAFe F1.
+``ceaf``           in-process: declared ``coref-ceafe`` against metametric's ``ceaf_phi4``
+                   (score and both self-scores) on synthetic documents; size = key mentions.
+``sequence``       in-process: exactalign's sequence DP (``monotone.solve``) against metametric's
+                   ``SequenceMatchingMetric`` (its DP) and its ``GraphMatchingMetric`` on the two
+                   sequences as chains (its ILP with one monotonicity row per conflicting pair
+                   of candidates: the route that took 163 s at n = 50); size = items a side.
+``latent``         in-process: declared ``smatch`` (latent variable matching) against
+                   metametric's ``s_match``, memory capped at ``latent_mem_mb`` (its ILP is dense;
+                   peak memory grows about as n³); size = variables a side.
+``te3``            ``exactalign temporal --mode te3`` against the TempEval-3 toolkit
+                   (``TE3-evaluation.py GOLD SYS``, Python 2.7 and Java; optional) on the pilot
+                   TE3-Platinum runs; size = documents.
+
+Optional peers are never part of exactalign: each is the user's own checkout, named by an
+environment variable, and skipped (one row saying so) when absent: ``EXACTALIGN_EVMEVAL``
+(EvmEval, the folder with ``scorer_v1.8.py``), ``EXACTALIGN_CONLL_SCORER``
+(reference-coreference-scorers, with ``scorer.pl``), ``EXACTALIGN_TE3_TOOLKIT`` (with
+``TE3-evaluation.py``; it calls ``python`` and ``java``, so its runs get a PATH whose ``python``
+is Python 2.7); ``EXACTALIGN_PYTHON2`` names Python 2.7 when ``python2.7``/``python2`` is not on
+PATH. smatch, Smatch++ and metametric come with the ``peers`` extra.
+
+One row per (family, dataset, tool): ``runs``, ``min_s``/``median_s`` (per ``timing``),
+``process_median_s``, ``peak_mb`` (the largest over the runs), every run's time (``runs_s``),
+``proven`` (the tool's answer is a proven optimum: exactalign's exact paths, and exact peers --
+an ILP solved to optimality, the Hungarian algorithm; hill-climbing and greedy mappings: no),
+``score`` (F1, or the matched weight for ``sequence``), ``status`` (``ok``, ``timeout``,
+``memory``, ``failed``, ``skipped``) and ``note``.
+
+Invariants (:class:`ExperimentError`): exactalign's runs succeed (a timeout is recorded, not an
+error); where the tools compute the same number their scores are equal -- exact ``latent``,
+``sequence`` and ``ceaf`` against metametric (1e-9), CEAFe against the reference scorer (1e-4),
+``exactalign nugget --mapping kbp`` against EvmEval (as printed), te3 against the toolkit
+(1e-4); exactalign's proven score is never below a heuristic peer's (smatch -r 1/-r 4, the kbp
+mapping and EvmEval against ``--mapping exact``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from exactalign.data import resolve_data_dir
+
+from . import plot, timing
+from .runner import ExperimentError, headline_record, parallel_map
+
+NAME = "performance"
+DESCRIPTION = ("Speed and peak memory against each family's peer, same machine, same run: "
+               "Smatch (corpus and single pairs of growing size), nuggets vs EvmEval, "
+               "coreference vs the CoNLL scorer, CEAF, sequence and latent matching vs "
+               "metametric, te3 vs the TempEval-3 toolkit.")
+DATA_SOURCE = ("pilot data (amr/reference file pairs, nugget/ace-dev and evmeval demo, coref "
+               "reference-scorer test cases, temporal/te3-platinum) where present; seeded "
+               "synthetic inputs of growing size always")
+SEEDING = ("synthetic inputs from config seed: AMR pairs random.Random(f'{seed}-perf-{n}') over "
+           "synthetic_bank(seed); coreference and sequences numpy.random.default_rng([seed, "
+           "size]); exactalign's exact paths draw no random numbers; smatch.py reseeds from "
+           "system entropy")
+
+#: Not part of ``run --all`` (``make experiments``): a benchmark wants a quiet machine and one
+#: process at a time; ``make bench-peers`` runs it alone.
+IN_ALL = False
+
+FULL = {
+    "seed": 0,
+    "rounds": 3,
+    "warmup": 1,
+    "timeout_s": 120.0,
+    "mem_limit_mb": 4096,        # every Python/Perl child (Java runs uncapped)
+    "latent_mem_mb": 2048,       # metametric's latent ILP
+    "smatch_tools": ["exactalign", "smatch-r1", "smatch-r4", "smatchpp-ilp",
+                     "smatchpp-hillclimb"],
+    "corpus_files": None,        # None: every pilot reference file
+    "synthetic_graphs": 100,
+    "pair_sizes": [20, 50, 100, 200, 400],
+    "nugget_docs": [1, 10, 30],
+    "nugget_demo": True,
+    "coref_cases": ["TC-A-1", "TC-B-1", "TC-C-1"],
+    "coref_sizes": [100, 300, 1000],
+    "ceaf_sizes": [60, 120, 240, 480, 960],
+    "sequence_sizes": [10, 20, 50],
+    "latent_sizes": [10, 20, 30, 40, 50],
+    "te3_runs": ["sys_ning17_SP+ILP"],
+}
+
+QUICK = {**FULL, "rounds": 3, "warmup": 0, "timeout_s": 60.0,
+         "smatch_tools": ["exactalign", "smatch-r1"], "corpus_files": [],
+         "pair_sizes": [20], "nugget_docs": [1], "nugget_demo": False,
+         "coref_cases": ["TC-A-1"], "coref_sizes": [], "ceaf_sizes": [30],
+         "sequence_sizes": [10], "latent_sizes": [8], "te3_runs": []}
+
+COLUMNS = ("family", "dataset", "size", "size_unit", "tool", "role", "timing", "runs",
+           "min_s", "median_s", "first_call_s", "process_median_s", "peak_mb", "runs_s",
+           "proven", "score", "status", "note", "error")
+
+FIGURES = ("cost_vs_size.png",)
+
+FAMILIES = ("smatch-corpus", "smatch-pair", "nugget", "coref", "ceaf", "sequence", "latent",
+            "te3")
+COREF_METRICS = ["muc", "bcub", "ceafm", "ceafe", "blanc"]
+
+
+# --------------------------------------------------------------------------------------------
+# the tools
+# --------------------------------------------------------------------------------------------
+def _exactalign() -> list[str]:
+    script = Path(sys.executable).parent / "exactalign"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "exactalign"]
+
+
+def python2() -> str | None:
+    """Python 2.7: ``EXACTALIGN_PYTHON2``, else ``python2.7`` or ``python2`` on PATH."""
+    env = os.environ.get("EXACTALIGN_PYTHON2")
+    if env:
+        return env if Path(env).is_file() else None
+    return shutil.which("python2.7") or shutil.which("python2")
+
+
+def _peer_dir(var: str, marker: str) -> tuple[Path | None, str]:
+    """The checkout named by ``var`` when it holds ``marker``, else ``(None, reason)``."""
+    path = os.environ.get(var)
+    if not path:
+        return None, f"optional peer: set {var} to your checkout"
+    if not (Path(path) / marker).is_file():
+        return None, f"{var}={path} has no {marker}"
+    return Path(path), ""
+
+
+def _importable(module: str) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec(module) is not None
+
+
+def _tool(name, role, proven, timing_kind="command", *, argv=None, code=None, cwd=None,
+          env=None, mem=None, parse=None, skip=""):
+    return {"name": name, "role": role, "proven": proven, "timing": timing_kind, "argv": argv,
+            "code": code, "cwd": cwd, "env": env, "mem": mem, "parse": parse, "skip": skip}
+
+
+def smatch_tools(config: dict) -> list[dict]:
+    from .smatch_walltime import commands, f_score
+
+    cmds = commands()
+    py = sys.executable
+    have_pp = _importable("smatchpp")
+    no_pp = "" if have_pp else "not installed (the peers extra)"
+    smatch_py = cmds["smatch"][1] if cmds["smatch"] else None
+    no_sm = "" if smatch_py else "not installed (the peers extra)"
+    pp = [py, "-m", "smatchpp", "-score_type", "micro", "-solver"]
+    tools = {
+        "exactalign": _tool("exactalign", "ours", True, argv=cmds["exactalign"],
+                            parse=functools.partial(f_score, "exactalign")),
+        "smatch-r1": _tool("smatch-r1", "peer", False, argv=[py, smatch_py, "-r", "1", "-f"],
+                           parse=functools.partial(f_score, "smatch"), skip=no_sm),
+        "smatch-r4": _tool("smatch-r4", "peer", False, argv=[py, smatch_py, "-r", "4", "-f"],
+                           parse=functools.partial(f_score, "smatch"), skip=no_sm),
+        "smatchpp-ilp": _tool("smatchpp-ilp", "peer", True, argv=pp + ["ilp", "-a"],
+                              parse=functools.partial(f_score, "smatchpp-ilp"),
+                              skip=no_pp or ("" if _importable("mip") else "mip not installed")),
+        "smatchpp-hillclimb": _tool("smatchpp-hillclimb", "peer", False,
+                                    argv=pp + ["hillclimber", "-a"],
+                                    parse=functools.partial(f_score, "smatchpp-ilp"),
+                                    skip=no_pp),
+    }
+    for t in tools.values():
+        t["mem"] = config["mem_limit_mb"]
+    return [tools[n] for n in config["smatch_tools"]]
+
+
+def _smatch_argv(tool: dict, test: Path, gold: Path) -> list[str]:
+    if tool["name"].startswith("smatchpp"):
+        return tool["argv"] + [str(test), "-b", str(gold)]
+    return tool["argv"] + [str(test), str(gold)]
+
+
+_NUGGET_PLAIN = re.compile(r"Final Mention Detection Results.*?^\s*plain\s+([0-9.]+)\s+"
+                           r"([0-9.]+)\s+([0-9.na]+)", re.S | re.M)
+
+
+def nugget_f1(stdout: str) -> float | None:
+    """The plain micro F1 of the final table (v1.8's layout, which exactalign prints too)."""
+    m = _NUGGET_PLAIN.search(stdout)
+    if not m or m.group(3) == "nan":
+        return None
+    return float(m.group(3)) / 100
+
+
+def nugget_tools(config: dict) -> list[dict]:
+    ours = _exactalign() + ["nugget"]
+    evm, why = _peer_dir("EXACTALIGN_EVMEVAL", "scorer_v1.8.py")
+    py2 = python2()
+    argv = None
+    if evm and not py2:
+        why = "Python 2.7 not found (EXACTALIGN_PYTHON2, python2.7 or python2 on PATH)"
+    elif evm:
+        argv = [py2, str(evm / "scorer_v1.8.py")]
+    mem = config["mem_limit_mb"]
+    return [_tool("exactalign-kbp", "ours", False, argv=ours + ["--mapping", "kbp"],
+                  parse=nugget_f1, mem=mem),
+            _tool("exactalign-exact", "ours", True, argv=ours + ["--mapping", "exact"],
+                  parse=nugget_f1, mem=mem),
+            _tool("evmeval-v1.8", "peer", False, argv=argv, parse=nugget_f1, mem=mem,
+                  skip="" if argv else why)]
+
+
+def _fraction_f1(rn, rd, pn, pd) -> float:
+    r = float(rn) / float(rd) if float(rd) else 0.0
+    p = float(pn) / float(pd) if float(pd) else 0.0
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+_OURS_CEAFE = re.compile(r"^CEAFe\s+\S+\s+\(([0-9.e+-]+) / ([0-9.e+-]+)\)\s+\S+\s+"
+                         r"\(([0-9.e+-]+) / ([0-9.e+-]+)\)", re.M)
+_PERL_CEAFE = re.compile(r"METRIC ceafe:.*?^Coreference: Recall: \(([0-9.e+-]+) / "
+                         r"([0-9.e+-]+)\).*?Precision: \(([0-9.e+-]+) / ([0-9.e+-]+)\)",
+                         re.S | re.M)
+
+
+def coref_ceafe(stdout: str, pattern=_OURS_CEAFE) -> float | None:
+    m = pattern.search(stdout)
+    return _fraction_f1(*m.groups()) if m else None
+
+
+def coref_tools(config: dict) -> list[dict]:
+    scorer, why = _peer_dir("EXACTALIGN_CONLL_SCORER", "scorer.pl")
+    perl = shutil.which("perl")
+    if scorer and not perl:
+        scorer, why = None, "perl not found on PATH"
+    mem = config["mem_limit_mb"]
+    return [_tool("exactalign", "ours", True, argv=_exactalign() + ["coref"], parse=coref_ceafe,
+                  mem=mem),
+            _tool("conll-scorer-v8.01", "peer", True,
+                  argv=[perl, str(scorer / "scorer.pl"), "all"] if scorer else None,
+                  parse=functools.partial(coref_ceafe, pattern=_PERL_CEAFE), mem=mem,
+                  skip=why)]
+
+
+_TE3_F1 = re.compile(r"^overall\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+)", re.M)
+_TOOLKIT_F1 = re.compile(r"Temporal Score\s+F1\s+P\s+R\s*\n\s*([0-9.]+)", re.M)
+
+
+def te3_tools(config: dict, tmp: Path) -> list[dict]:
+    kit, why = _peer_dir("EXACTALIGN_TE3_TOOLKIT", "TE3-evaluation.py")
+    py2, java = python2(), shutil.which("java")
+    env = None
+    if kit and not (py2 and java):
+        kit, why = None, "the TE3 toolkit needs Python 2.7 and java"
+    elif kit:  # the toolkit runs `python` (2.7) and `java` from PATH
+        bindir = tmp / "py2bin"
+        bindir.mkdir(exist_ok=True)
+        if not (bindir / "python").exists():
+            (bindir / "python").symlink_to(py2)
+        env = timing.child_env({"PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"})
+
+    def parse(stdout):
+        m = _TOOLKIT_F1.search(stdout)
+        return float(m.group(1)) / 100 if m else None
+
+    return [_tool("exactalign", "ours", True, argv=_exactalign() + ["temporal", "--mode", "te3"],
+                  parse=lambda s: (float(m.group(1)) / 100 if (m := _TE3_F1.search(s)) else None),
+                  mem=config["mem_limit_mb"]),
+            _tool("te3-toolkit", "peer", False,
+                  argv=[py2, "TE3-evaluation.py"] if kit else None, cwd=kit, env=env,
+                  parse=parse, skip=why)]
+
+
+# in-process tasks (timing.python_task): each defines compute() -> {"score", ...}
+_CEAF_OURS = """\
+from exactalign.declared.library import LIBRARY
+metric = LIBRARY["coref-ceafe"]()
+gold, pred = {"entities": inputs["gold"]}, {"entities": inputs["pred"]}
+def compute():
+    r = metric.compute([pred], [gold])
+    return {"score": r.score.f1, "proven": bool(r.proven_optimal)}
+"""
+_CEAF_METAMETRIC = """\
+from metametric.metrics.coref import ceaf_phi4
+from metametric.structures.ie import Entity, EntitySet, Mention
+def entity_set(d):
+    return EntitySet([Entity([Mention(*m) for m in e]) for e in d])
+gold, pred = entity_set(inputs["gold"]), entity_set(inputs["pred"])
+def compute():  # what metametric's coref suite computes per document: score and self-scores
+    sxy = ceaf_phi4.score(pred, gold)
+    sxx, syy = ceaf_phi4.score_self(pred), ceaf_phi4.score_self(gold)
+    r, p = sxy / syy, sxy / sxx
+    return {"score": 2 * p * r / (p + r) if p + r else 0.0}
+"""
+_SEQ_OURS = """\
+import numpy as np
+from exactalign.problems import monotone
+a, b = np.array(inputs["a"]), np.array(inputs["b"])
+def compute():
+    W = (a[:, None] == b[None, :]).astype(float)
+    r = monotone.solve(monotone.MonotoneInstance.sequences(W))
+    return {"score": float(r.objective), "proven": bool(r.proven_optimal)}
+"""
+_SEQ_METAMETRIC_DP = """\
+from metametric.core.matching_metrics import SequenceMatchingMetric
+from metametric.core.metric import DiscreteMetric
+metric = SequenceMatchingMetric(DiscreteMetric(str), "1:1")
+def compute():
+    return {"score": float(metric.compute(inputs["a"], inputs["b"])[0])}
+"""
+_SEQ_METAMETRIC_ILP = """\
+from metametric.core.matching_metrics import GraphMatchingMetric
+from metametric.core.metric import Metric
+class Chain:  # a sequence as a graph: item i -> item i + 1 (nodes (position, label))
+    def __init__(self, labels):
+        self.items = list(enumerate(labels))
+    def nodes(self):
+        return self.items
+    def successors(self, x):
+        return [self.items[x[0] + 1]] if x[0] + 1 < len(self.items) else []
+    def predecessors(self, x):
+        return [self.items[x[0] - 1]] if x[0] > 0 else []
+class Label(Metric):  # equal labels score 1
+    def score(self, x, y):
+        return float(x[1] == y[1])
+    def score_self(self, x):
+        return 1.0
+metric = GraphMatchingMetric(Label(), "1:1")
+a, b = Chain(inputs["a"]), Chain(inputs["b"])
+def compute():
+    return {"score": float(metric.compute(a, b)[0])}
+"""
+_LATENT_OURS = """\
+from exactalign.declared.library import LIBRARY
+metric = LIBRARY["smatch"]()
+def compute():
+    r = metric.compute([inputs["pred"]], [inputs["gold"]])
+    return {"score": r.score.f1, "proven": bool(r.proven_optimal)}
+"""
+_LATENT_METAMETRIC = """\
+from metametric.core.metric import Variable
+from metametric.metrics.semantic_parsing import s_match
+from metametric.structures.amr import AMR, Prop
+def amr(doc):
+    v = set(doc["variables"])
+    return AMR([Prop(Variable(s), r, Variable(t) if t in v else t) for r, s, t in doc["triples"]])
+gold, pred = amr(inputs["gold"]), amr(inputs["pred"])
+def compute():
+    return {"score": float(s_match.score(pred, gold))}
+"""
+
+
+def library_tools(family: str, config: dict) -> list[dict]:
+    mm = "" if _importable("metametric") else "not installed (the peers extra)"
+    mem = config["mem_limit_mb"]
+    if family == "ceaf":
+        return [_tool("exactalign-declared", "ours", True, "in-process", code=_CEAF_OURS,
+                      mem=mem),
+                _tool("metametric", "peer", True, "in-process", code=_CEAF_METAMETRIC,
+                      mem=mem, skip=mm)]
+    if family == "sequence":
+        return [_tool("exactalign-dp", "ours", True, "in-process", code=_SEQ_OURS, mem=mem),
+                _tool("metametric-dp", "peer", True, "in-process", code=_SEQ_METAMETRIC_DP,
+                      mem=mem, skip=mm),
+                _tool("metametric-ilp", "peer", True, "in-process", code=_SEQ_METAMETRIC_ILP,
+                      mem=config["latent_mem_mb"], skip=mm)]
+    return [_tool("exactalign-declared", "ours", True, "in-process", code=_LATENT_OURS,
+                  mem=mem),
+            _tool("metametric", "peer", True, "in-process", code=_LATENT_METAMETRIC,
+                  mem=config["latent_mem_mb"], skip=mm)]
+
+
+# --------------------------------------------------------------------------------------------
+# inputs
+# --------------------------------------------------------------------------------------------
+def amr_pair(n: int, seed: int):
+    """(test, gold) :class:`~exactalign.io.amr.AmrGraph`: consecutive trees of
+    :func:`~experiments.smatch_gap.synthetic_bank` joined under one root until the gold has at
+    least ``n`` variables, against a ``relabel`` perturbation (rate 0.3)."""
+    from .smatch_gap import join, perturb, synthetic_bank
+
+    bank = synthetic_bank(max(50, n // 4), seed)
+    graphs, total = [], 1
+    while total < n:
+        g = bank[len(graphs) % len(bank)]
+        graphs.append(g)
+        total += len(g.variables)
+    gold = join(graphs)
+    concepts = sorted({c for g in bank for _, _, c in g.instances})
+    roles = sorted({r for g in bank for r, _, _ in g.relations})
+    return perturb(gold, "relabel", 0.3, random.Random(f"{seed}-perf-{n}"), concepts, roles), gold
+
+
+def coref_clusters(n: int, seed: int) -> tuple[list[list[int]], list[list[int]]]:
+    """(key, response) entities over token positions (one mention per token): ``n`` key
+    mentions in ``n // 3`` entities; the response moves 15% of the mentions, drops 5%, splits
+    10% of the entities, merges ``n // 60`` pairs and adds ``n // 20`` spurious mentions."""
+    rng = np.random.default_rng([seed, n])
+    k = max(1, n // 3)
+    label = np.concatenate([np.arange(min(k, n)), rng.integers(0, k, max(0, n - k))])
+    rng.shuffle(label)
+    plabel = label.copy()
+    moved = rng.random(n) < 0.15
+    plabel[moved] = rng.integers(0, k, int(moved.sum()))
+    fresh = k
+    for e in range(k):
+        if rng.random() < 0.10:
+            half = np.flatnonzero((plabel == e) & (rng.random(n) < 0.5))
+            plabel[half] = fresh
+            fresh += 1
+    for _ in range(n // 60):
+        a, b = rng.integers(0, fresh, 2)
+        plabel[plabel == b] = a
+    kept = rng.random(n) >= 0.05
+    key: dict = {}
+    for m, e in enumerate(label):
+        key.setdefault(int(e), []).append(m)
+    resp: dict = {}
+    for m in np.flatnonzero(kept):
+        resp.setdefault(int(plabel[m]), []).append(int(m))
+    entities = list(resp.values())
+    for j in range(n // 20):
+        entities[int(rng.integers(0, len(entities)))].append(n + j)
+    return list(key.values()), entities
+
+
+def write_conll(path: Path, entities: list[list[int]], tokens: int, doc: str = "synthetic"):
+    """A one-document CoNLL-2012 file of ``tokens`` lines (document name and coreference
+    column), each mention one token."""
+    col = ["-"] * tokens
+    for eid, ent in enumerate(entities, start=1):
+        for m in ent:
+            col[m] = f"({eid})"
+    lines = [f"#begin document ({doc}); part 000"] + [f"{doc} {c}" for c in col]
+    path.write_text("\n".join(lines + ["", "#end document", ""]), encoding="utf-8")
+
+
+def _first_documents(src: Path, dst: Path, docs: list[str]) -> None:
+    keep, out = False, []
+    for line in src.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#BeginOfDocument"):
+            keep = line.split()[1] in docs
+        if keep:
+            out.append(line)
+        if line.startswith("#EndOfDocument"):
+            keep = False
+    dst.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def _amr_triples(path: Path) -> int:
+    from exactalign.io.amr import read_amr
+
+    return sum(g.num_triples for g in read_amr(path))
+
+
+# --------------------------------------------------------------------------------------------
+# units (one per family and input)
+# --------------------------------------------------------------------------------------------
+def units(config: dict) -> list[dict]:
+    """``{"family", "dataset", "size", "size_unit", ...}`` per input, in run order (sizes
+    growing within a family)."""
+    data = resolve_data_dir()
+    out = []
+    corpus = config["corpus_files"]
+    if corpus is None or corpus:
+        if data.available:
+            amr = data.require("amr")
+            for ref in sorted((amr / "reference").glob("*.json")):
+                if corpus and ref.name not in corpus:
+                    continue
+                d = json.loads(ref.read_text())
+                out.append({"family": "smatch-corpus", "dataset": ref.stem,
+                            "test": str(amr / d["test_file"]), "gold": str(amr / d["gold_file"]),
+                            "size_unit": "triples"})
+        else:
+            out.append({"family": "smatch-corpus", "dataset": "synthetic",
+                        "size_unit": "triples"})
+    out += [{"family": "smatch-pair", "dataset": f"synthetic-{n}", "n": n,
+             "size_unit": "variables"} for n in config["pair_sizes"]]
+    if data.available:
+        nug = data.require("nugget")
+        ids = [ln.split()[1] for ln in (nug / "ace-dev" / "gold.tbf").read_text().splitlines()
+               if ln.startswith("#BeginOfDocument")]
+        out += [{"family": "nugget", "dataset": f"ace-dev[:{k}]", "docs": ids[:k],
+                 "size": len(ids[:k]), "size_unit": "documents"}
+                for k in config["nugget_docs"]]
+        if config["nugget_demo"]:
+            out.append({"family": "nugget", "dataset": "evmeval-demo-A", "size": 2,
+                        "size_unit": "documents"})
+        cases = data.require("coref") / "conll-reference-scorer-tests" / "DataFiles"
+        for case in config["coref_cases"]:
+            key = cases / (case.rsplit("-", 1)[0] + ".key")
+            out.append({"family": "coref", "dataset": case, "key": str(key),
+                        "response": str(cases / f"{case}.response"), "size_unit": "mentions"})
+    out += [{"family": "coref", "dataset": f"synthetic-{n}", "n": n, "size": n,
+             "size_unit": "mentions"} for n in config["coref_sizes"]]
+    out += [{"family": "ceaf", "dataset": f"synthetic-{n}", "n": n, "size": n,
+             "size_unit": "mentions"} for n in config["ceaf_sizes"]]
+    out += [{"family": "sequence", "dataset": f"synthetic-{n}", "n": n, "size": n,
+             "size_unit": "items"} for n in config["sequence_sizes"]]
+    out += [{"family": "latent", "dataset": f"synthetic-{n}", "n": n, "size_unit": "variables"}
+            for n in config["latent_sizes"]]
+    if data.available:
+        te3 = data.require("temporal") / "te3-platinum"
+        out += [{"family": "te3", "dataset": f"te3-platinum/{run}", "gold": str(te3 / "gold"),
+                 "system": str(te3 / run), "size": len(list((te3 / "gold").iterdir())),
+                 "size_unit": "documents"} for run in config["te3_runs"]]
+    return out
+
+
+def _key(unit: dict) -> str:
+    return f"{unit['family']}/{unit['dataset']}"
+
+
+def _cells(unit: dict) -> dict:
+    return {"family": unit["family"], "dataset": unit["dataset"], "size": unit.get("size"),
+            "size_unit": unit["size_unit"]}
+
+
+def _prepare(unit: dict, config: dict, tmp: Path) -> tuple[int, list[dict], callable]:
+    """``(size, tools, argv_or_inputs(tool))`` of one unit; inputs are written under ``tmp``."""
+    fam, seed = unit["family"], config["seed"]
+    work = tmp / re.sub(r"[^A-Za-z0-9_.+-]", "_", _key(unit))
+    work.mkdir(parents=True, exist_ok=True)
+    if fam in ("smatch-corpus", "smatch-pair"):
+        from .smatch_walltime import _synthetic_files, amr_text
+
+        if fam == "smatch-pair":
+            test, gold = amr_pair(unit["n"], seed)
+            paths = (work / "test.amr", work / "gold.amr")
+            paths[0].write_text(amr_text([test]), encoding="utf-8")
+            paths[1].write_text(amr_text([gold]), encoding="utf-8")
+            size = len(gold.variables)
+        else:
+            if "test" in unit:
+                paths = (Path(unit["test"]), Path(unit["gold"]))
+            else:
+                f = _synthetic_files({"seed": seed,
+                                      "synthetic_graphs": config["synthetic_graphs"]}, work)
+                paths = (f["test"], f["gold"])
+            size = _amr_triples(paths[0]) + _amr_triples(paths[1])
+        return size, smatch_tools(config), lambda t: _smatch_argv(t, *paths)
+    if fam == "nugget":
+        nug = resolve_data_dir().require("nugget")
+        extra: list[str] = []
+        if "docs" in unit:
+            g, s = work / "gold.tbf", work / "system.tbf"
+            _first_documents(nug / "ace-dev" / "gold.tbf", g, unit["docs"])
+            _first_documents(nug / "ace-dev" / "system.tbf", s, unit["docs"])
+        else:
+            demo = nug / "evmeval" / "scoring_demo" / "token_based"
+            g, s = demo / "gold.tbf", demo / "sample_system_A.tbf"
+            extra = ["-t", str(demo / "tkn")]
+        return unit["size"], nugget_tools(config), \
+            lambda t: t["argv"] + ["-g", str(g), "-s", str(s)] + extra
+    if fam == "coref":
+        if "key" in unit:
+            key, resp = Path(unit["key"]), Path(unit["response"])
+            size = _conll_mentions(key)
+        else:
+            k, r = coref_clusters(unit["n"], seed)
+            tokens = unit["n"] + unit["n"] // 20
+            key, resp = work / "key.conll", work / "response.conll"
+            write_conll(key, k, tokens)
+            write_conll(resp, r, tokens)
+            size = unit["n"]
+
+        def coref_argv(t):
+            if t["role"] == "ours":
+                return t["argv"] + [str(key), str(resp), "--metric", *COREF_METRICS]
+            return t["argv"] + [str(key), str(resp), "none"]
+
+        return size, coref_tools(config), coref_argv
+    if fam == "te3":
+        return unit["size"], te3_tools(config, tmp), \
+            lambda t: t["argv"] + [unit["gold"], unit["system"]]
+    # in-process families: the inputs as JSON
+    n = unit["n"]
+    if fam == "ceaf":
+        k, r = coref_clusters(n, seed)
+        inputs = {"gold": [[[m, m] for m in e] for e in k],
+                  "pred": [[[m, m] for m in e] for e in r]}
+    elif fam == "sequence":
+        rng = np.random.default_rng([seed, n])
+        alphabet = list("abcdefghij")
+        a = [str(x) for x in rng.choice(alphabet, n)]
+        b = [x if rng.random() < 0.7 else str(rng.choice(alphabet)) for x in a]
+        inputs = {"a": a, "b": b}
+    else:
+        from exactalign.declared.convert import amr_document
+
+        test, gold = amr_pair(n, seed)
+        inputs = {"gold": amr_document(gold), "pred": amr_document(test)}
+        n = len(gold.variables)
+    path = work / "inputs.json"
+    path.write_text(json.dumps(inputs), encoding="utf-8")
+    return n, library_tools(fam, config), lambda t: path
+
+
+def _conll_mentions(path: Path) -> int:
+    """Mentions (opening brackets of the coreference column) in a CoNLL file."""
+    n = 0
+    for ln in path.read_text(encoding="utf-8").splitlines():
+        if ln.strip() and not ln.startswith("#"):
+            n += ln.split()[-1].count("(")
+    return n
+
+
+# --------------------------------------------------------------------------------------------
+# run
+# --------------------------------------------------------------------------------------------
+def _status(m: timing.Measured) -> tuple[str, str]:
+    if m.timed_out:
+        return "timeout", ""
+    if m.ok:
+        return "ok", ""
+    err = m.last_error()
+    if "MemoryError" in err or "std::bad_alloc" in err or "Cannot allocate" in err \
+            or "Out of memory" in err:
+        return "memory", err
+    return "failed", err
+
+
+def run_unit(unit: dict, config: dict, tmp: Path, stopped: dict) -> list[dict]:
+    """The rows of one unit: every available tool in alternating rounds. ``stopped`` maps
+    ``(family, tool)`` to the size where the tool timed out or ran out of memory (it is not
+    run on larger inputs of the family)."""
+    size, tools, what = _prepare(unit, config, tmp)
+    base = {"family": unit["family"], "dataset": unit["dataset"], "size": size,
+            "size_unit": unit["size_unit"]}
+    rows, live = [], {}
+    for t in tools:
+        row = {**base, "tool": t["name"], "role": t["role"], "timing": t["timing"],
+               "proven": t["proven"]}
+        where = stopped.get((unit["family"], t["name"]))
+        if t["skip"]:
+            rows.append({**row, "runs": 0, "status": "skipped", "note": t["skip"]})
+        elif where is not None:
+            rows.append({**row, "runs": 0, "status": "skipped",
+                         "note": f"not run: {where}"})
+        else:
+            live[t["name"]] = (t, row)
+
+    def one(name: str, rnd: int):
+        t = live[name][0]
+        if t["code"] is not None:
+            return timing.python_task(t["code"], what(t), timeout=config["timeout_s"],
+                                      mem_limit_mb=t["mem"])
+        return timing.measure(what(t), timeout=config["timeout_s"], mem_limit_mb=t["mem"],
+                              env=t["env"], cwd=t["cwd"] or tmp)
+
+    runs = timing.alternating(list(live), config["rounds"], config["warmup"], one,
+                              keep=lambda m: m.ok)
+    for name, (t, row) in live.items():
+        ms = [m for _, tool, m in runs if tool == name]
+        bad = [m for m in ms if not m.ok]
+        if bad:
+            status, note = _status(bad[0])
+            limit = (f"{config['timeout_s']:g} s" if status == "timeout"
+                     else f"{t['mem']} MB" if status == "memory" else "")
+            note = note or f"stopped at the {limit} limit"
+            if t["role"] == "ours" and status == "failed":
+                raise ExperimentError(f"{_key(unit)}: {name} failed: {note}")
+            if status in ("timeout", "memory"):
+                stopped[(unit["family"], name)] = f"{status} at {size} {unit['size_unit']}"
+            rows.append({**row, "runs": len(ms) - 1, "status": status, "note": note,
+                         "min_s": config["timeout_s"] if status == "timeout" else None,
+                         "peak_mb": _max(m.peak_mb for m in ms)})
+            continue
+        if t["timing"] == "in-process":
+            secs = [m.result.get("seconds") for m in ms]
+            scores = {m.result.get("score") for m in ms}
+            proven = all(m.result.get("proven", t["proven"]) for m in ms)
+        else:
+            secs = [m.wall_s for m in ms]
+            scores = {t["parse"](m.stdout) for m in ms}
+            proven = t["proven"]
+        lo, med = timing.min_median(secs)
+        score = sorted(scores, key=lambda x: (x is None, x))[0] if scores else None
+        note = "" if len(scores) <= 1 else f"scores vary over the runs: {sorted(scores)}"
+        rows.append({**row, "runs": len(ms), "min_s": lo, "median_s": med,
+                     "first_call_s": (timing.min_median([m.result.get("first_seconds")
+                                                          for m in ms])[1]
+                                      if t["timing"] == "in-process" else None),
+                     "process_median_s": timing.min_median([m.wall_s for m in ms])[1],
+                     "peak_mb": _max(m.peak_mb for m in ms),
+                     "runs_s": ";".join(f"{x:.6g}" for x in secs), "proven": proven,
+                     "score": score, "status": "ok", "note": note})
+    _check(_key(unit), unit["family"], rows)
+    return [{c: r.get(c) for c in COLUMNS} for r in rows]
+
+
+def _max(values):
+    vals = [v for v in values if v is not None]
+    return max(vals) if vals else None
+
+
+#: Per family: (ours, peer, relation, tolerance); relation "eq" (same number) or "le" (the
+#: peer's score never above ours).
+CHECKS = {
+    "smatch-corpus": [("exactalign", "smatch-r1", "le", 1e-9),
+                      ("exactalign", "smatch-r4", "le", 1e-9)],
+    "smatch-pair": [("exactalign", "smatch-r1", "le", 1e-9),
+                    ("exactalign", "smatch-r4", "le", 1e-9)],
+    "nugget": [("exactalign-kbp", "evmeval-v1.8", "eq", 1e-9),
+               ("exactalign-exact", "evmeval-v1.8", "le", 1e-9),
+               ("exactalign-exact", "exactalign-kbp", "le", 1e-9)],
+    "coref": [("exactalign", "conll-scorer-v8.01", "eq", 1e-4)],
+    "ceaf": [("exactalign-declared", "metametric", "eq", 1e-9)],
+    "sequence": [("exactalign-dp", "metametric-dp", "eq", 1e-9),
+                 ("exactalign-dp", "metametric-ilp", "eq", 1e-6)],
+    "latent": [("exactalign-declared", "metametric", "eq", 1e-9)],
+    "te3": [("exactalign", "te3-toolkit", "eq", 1e-4)],
+}
+
+
+def _check(name: str, family: str, rows: list[dict]) -> None:
+    done = {r["tool"]: r for r in rows if r["status"] == "ok"}
+    for r in done.values():
+        if r["role"] == "ours" and r["proven"] is False and r["tool"].endswith(
+                ("-dp", "-declared")):
+            raise ExperimentError(f"{name}: {r['tool']} did not prove its answer optimal")
+    for ours, peer, rel, tol in CHECKS.get(family, []):
+        if ours not in done or peer not in done:
+            continue
+        a, b = done[ours]["score"], done[peer]["score"]
+        if a is None or b is None:
+            raise ExperimentError(f"{name}: no score printed by {ours if a is None else peer}")
+        if rel == "eq" and abs(a - b) > tol:
+            raise ExperimentError(f"{name}: {ours} scored {a!r}, {peer} {b!r} (the same "
+                                  f"number, to {tol:g})")
+        if rel == "le" and b > a + tol:
+            raise ExperimentError(f"{name}: {peer} scored {b!r}, above {ours}'s proven {a!r}")
+
+
+def _unit_rows(unit: dict, config: dict, tmp: Path, stopped: dict, quiet: bool) -> list[dict]:
+    t0 = time.perf_counter()
+    rows = run_unit(unit, config, tmp, stopped)
+    if not quiet:
+        print(f"  {NAME}: {_key(unit)} {time.perf_counter() - t0:.1f}s", flush=True)
+    return rows
+
+
+def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
+    """Every unit in turn (``jobs`` is ignored: concurrent runs would disturb the timing)."""
+    stopped: dict = {}
+    with tempfile.TemporaryDirectory(prefix="exactalign-performance-") as tmp:
+        per_unit = parallel_map(functools.partial(_unit_rows, config=config, tmp=Path(tmp),
+                                                  stopped=stopped, quiet=quiet),
+                                units(config), jobs=1, desc=NAME, quiet=True, key=_key,
+                                cells=_cells)
+    return [r for rows in per_unit for r in rows]
+
+
+# --------------------------------------------------------------------------------------------
+# summary, headline and figure (from the CSV alone)
+# --------------------------------------------------------------------------------------------
+def exponents(rows: list[dict]) -> dict[tuple[str, str], tuple[float, int]]:
+    """``(family, tool) -> (slope, points)``: least squares of log(median s) on log(size) over
+    the tool's completed rows (at least two distinct sizes)."""
+    out = {}
+    for fam in dict.fromkeys(r["family"] for r in rows):
+        for tool in dict.fromkeys(r["tool"] for r in rows if r["family"] == fam):
+            pts = [(float(r["size"]), float(r["median_s"])) for r in rows
+                   if r["family"] == fam and r["tool"] == tool and r["status"] == "ok"
+                   and r["median_s"] and r["size"]]
+            if len({x for x, _ in pts}) >= 2:
+                out[(fam, tool)] = (fitted_exponent([p[0] for p in pts],
+                                                    [p[1] for p in pts]), len(pts))
+    return out
+
+
+def _secs(r: dict) -> str:
+    if r["status"] == "ok":
+        return f"{r['median_s']:.3g}"
+    if r["status"] == "timeout":
+        return f"> {r['min_s']:g} (timeout)" if r.get("min_s") else "timeout"
+    return r["status"]
+
+
+def _mb(r: dict) -> str:
+    return f"{r['peak_mb']:.0f}" if r.get("peak_mb") is not None else "–"
+
+
+def _yn(v) -> str:
+    return "yes" if v is True else "no" if v is False else "–"
+
+
+def pairs(rows: list[dict]):
+    """``(ours row, peer row)`` per unit, every ours tool against every peer tool that ran."""
+    keyed: dict = {}
+    for r in rows:
+        keyed.setdefault((r["family"], r["dataset"]), []).append(r)
+    for sel in keyed.values():
+        ours = [r for r in sel if r["role"] == "ours" and r["status"] == "ok"]
+        peers = [r for r in sel if r["role"] == "peer" and r["status"] != "skipped"]
+        for o in ours:
+            for p in peers:
+                yield o, p
+
+
+def summary(rows: list[dict]) -> str:
+    """One line per (input, our tool, peer tool): median time of each, their ratio, proven,
+    peak memory; then the fitted growth exponents and the skipped peers."""
+    lines = ["| family | dataset | size | ours | ours s | peer | peer s | ratio ours/peer | "
+             "proven (ours/peer) | peak MB (ours/peer) | timing |",
+             "|---|---|---:|---|---:|---|---:|---:|---|---:|---|"]
+    for o, p in pairs(rows):
+        if p["status"] == "ok" and p["median_s"]:
+            ratio = f"{o['median_s'] / p['median_s']:.3g}"
+        elif p["status"] == "timeout" and p.get("min_s"):
+            ratio = f"< {o['median_s'] / p['min_s']:.3g}"
+        else:
+            ratio = "–"
+        lines.append(f"| {o['family']} | {o['dataset']} | {o['size']} {o['size_unit']} | "
+                     f"{o['tool']} | {_secs(o)} | {p['tool']} | {_secs(p)} | {ratio} | "
+                     f"{_yn(o['proven'])}/{_yn(p['proven'])} | {_mb(o)}/{_mb(p)} | "
+                     f"{o['timing']} |")
+    lonely = [r for r in rows if r["role"] == "ours" and r["status"] != "ok"]
+    for r in lonely:
+        lines.append(f"| {r['family']} | {r['dataset']} | {r['size']} {r['size_unit']} | "
+                     f"{r['tool']} | {_secs(r)} | – | – | – | {_yn(r['proven'])}/– | "
+                     f"{_mb(r)}/– | {r['timing']} |")
+    exps = exponents(rows)
+    if exps:
+        lines += ["", "Growth exponents (least squares of log median time on log size): "
+                  + "; ".join(f"{fam} {tool} {s:.2f} ({k} sizes)"
+                              for (fam, tool), (s, k) in exps.items()) + "."]
+    skipped = {(r["tool"], r["note"]) for r in rows if r["status"] == "skipped"
+               and not str(r["note"]).startswith("not run")}
+    if skipped:
+        lines += ["", "Skipped: " + "; ".join(f"{t} ({why})" for t, why in sorted(skipped))
+                  + "."]
+    lines += ["", "Median over the recorded runs (each a fresh process, tools alternating); "
+              "``command``: whole-command wall time; ``in-process``: the computation timed "
+              "inside its own process. Ratio < 1: exactalign is faster. Peak MB: the process's "
+              "own peak resident memory (interpreter and imports included)."]
+    return "\n".join(lines) + "\n"
+
+
+def headline(rows: list[dict], meta: dict | None = None) -> dict:
+    """The summary's line: per family, the range of exactalign's time over the peer's."""
+    parts = []
+    for fam in FAMILIES:
+        ratios = [o["median_s"] / p["median_s"] for o, p in pairs(rows)
+                  if o["family"] == fam and p["status"] == "ok" and p["median_s"]
+                  and o["tool"] != "exactalign-kbp"]
+        if ratios:
+            parts.append(f"{fam} {min(ratios):.2g}–{max(ratios):.2g}x")
+    timeouts = sorted({f"{r['tool']} ({r['family']}, {r['size']} {r['size_unit']})"
+                       for r in rows if r["role"] == "peer" and r["status"] in
+                       ("timeout", "memory")})
+    finding = ("exactalign's median time over the peer's, per family: " + "; ".join(parts)
+               + "." if parts else "No pair of tools timed.")
+    if timeouts:
+        finding += " Peers stopped at their limit: " + ", ".join(timeouts) + "."
+    return headline_record("each family's peer scorer", finding, unit="inputs",
+                           instances=len({(r["family"], r["dataset"]) for r in rows}))
+
+
+def figures(csv_path: Path, out_dir: Path) -> list[Path]:
+    """``cost_vs_size.png``: per family, median time against size on log-log axes, one line per
+    tool, the fitted growth exponent in its label; timeouts marked at the limit (x)."""
+    from .runner import completed_rows
+
+    plt = plot.pyplot()
+    rows = completed_rows(csv_path)
+    fams = [f for f in FAMILIES if any(r["family"] == f and r["status"] != "skipped"
+                                       for r in rows)]
+    fig, axes = plot.panels(plt, max(1, len(fams)), ncols=3, height=2.4)
+    exps = exponents(rows)
+    for ax, fam in zip(axes, fams, strict=False):
+        tools = list(dict.fromkeys(r["tool"] for r in rows if r["family"] == fam
+                                   and r["status"] != "skipped"))
+        for i, tool in enumerate(tools):
+            sel = sorted((r for r in rows if r["family"] == fam and r["tool"] == tool),
+                         key=lambda r: r["size"] or 0)
+            ok = [r for r in sel if r["status"] == "ok" and r["median_s"]]
+            style = plot.series_style(i)
+            label = tool + (f" (slope {exps[(fam, tool)][0]:.2f})" if (fam, tool) in exps
+                            else "")
+            if ok:
+                ax.plot([r["size"] for r in ok], [r["median_s"] for r in ok], label=label,
+                        **style)
+            over = [r for r in sel if r["status"] in ("timeout", "memory")]
+            if over:
+                ax.scatter([r["size"] for r in over],
+                           [r["min_s"] or max((x["median_s"] or 0 for x in ok), default=1)
+                            for r in over], marker="x", color=style["color"], s=40,
+                           label=None if ok else f"{tool} (stopped)")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        unit = next((r["size_unit"] for r in rows if r["family"] == fam), "")
+        ax.set_xlabel(f"size [{unit}]")
+        ax.set_ylabel("median time [s]")
+        ax.set_title(fam)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=6)
+    if not fams:
+        axes[0].text(0.5, 0.5, "no timed rows", ha="center", va="center")
+    return [plot.save(fig, Path(out_dir) / "cost_vs_size.png")]
+
+
+def fitted_exponent(sizes, times) -> float:
+    """Slope of the least-squares line of log(times) on log(sizes)."""
+    return float(np.polyfit(np.log(sizes), np.log(times), 1)[0])
+

@@ -1,0 +1,128 @@
+"""The ``performance`` experiment (``make bench-peers``): its quick path's plumbing and score
+invariants. A benchmark, not a timed test: nothing here asserts a time."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from experiments import REGISTRY, performance, timing
+from experiments.runner import ExperimentError, read_rows, run_experiment
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("performance-quick")
+    run_experiment("performance", quick=True, out=out, quiet=True)
+    return out / "performance"
+
+
+def test_registered():
+    assert REGISTRY["performance"] is performance
+
+
+def test_quick_rows_columns_and_runs(quick):
+    rows = read_rows(quick / "rows.csv")
+    assert rows and list(rows[0]) == list(performance.COLUMNS)
+    assert json.loads((quick / "meta.json").read_text())["quick"] is True
+    cfg = performance.QUICK
+    for r in rows:
+        assert r["family"] in performance.FAMILIES
+        assert r["role"] in ("ours", "peer")
+        assert r["status"] in ("ok", "timeout", "memory", "failed", "skipped")
+        if r["status"] == "ok":
+            assert r["runs"] == cfg["rounds"]
+            assert len(str(r["runs_s"]).split(";")) == cfg["rounds"]
+            assert 0 <= r["min_s"] <= r["median_s"]
+            assert r["peak_mb"] is None or r["peak_mb"] > 0
+            assert r["score"] is not None
+        if r["status"] == "skipped":
+            assert r["note"]  # says why (an optional peer not configured, say)
+    ours = [r for r in rows if r["role"] == "ours" and r["status"] == "ok"]
+    assert {r["family"] for r in ours} >= {"smatch-pair", "ceaf", "sequence", "latent"}
+
+
+def test_quick_invariants_hold_in_the_rows(quick):
+    rows = [r for r in read_rows(quick / "rows.csv") if r["status"] == "ok"]
+    by = {(r["family"], r["dataset"], r["tool"]): r for r in rows}
+    for (fam, ds, tool), r in by.items():
+        for ours, peer, rel, tol in performance.CHECKS.get(fam, []):
+            if tool != peer or (fam, ds, ours) not in by:
+                continue
+            a, b = by[(fam, ds, ours)]["score"], r["score"]
+            assert (abs(a - b) <= tol) if rel == "eq" else (b <= a + tol), (fam, ds, tool)
+    for r in rows:
+        if r["tool"] in ("exactalign", "exactalign-dp", "exactalign-declared",
+                         "exactalign-exact"):
+            assert r["proven"] is True
+
+
+def test_quick_summary_and_figure(quick):
+    rows = read_rows(quick / "rows.csv")
+    text = performance.summary([r for r in rows if not r.get("error")])
+    assert "| family | dataset | size | ours |" in text and "ratio ours/peer" in text
+    head = performance.headline(rows)
+    assert head["finding"]
+    paths = performance.figures(quick / "rows.csv", quick)
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in paths)
+
+
+def test_fitted_exponent_recovers_a_power_law():
+    sizes = [10, 20, 40, 80]
+    assert performance.fitted_exponent(sizes, [3e-4 * n ** 2.5 for n in sizes]) == \
+        pytest.approx(2.5)
+
+
+def test_measure_reports_each_childs_own_peak_memory_and_timeouts():
+    import sys
+
+    big = timing.measure([sys.executable, "-c", "x = bytearray(200 * 2**20)"])
+    small = timing.measure([sys.executable, "-S", "-c", "pass"])
+    assert big.ok and small.ok
+    assert big.peak_mb > 190 and small.peak_mb < 100  # per child, not the largest so far
+    slow = timing.measure([sys.executable, "-c", "import time; time.sleep(30)"], timeout=0.5)
+    assert slow.timed_out and not slow.ok and slow.wall_s < 10
+    capped = timing.measure([sys.executable, "-c", "x = bytearray(800 * 2**20)"],
+                            mem_limit_mb=400)
+    assert not capped.ok and "MemoryError" in capped.last_error()
+
+
+def test_alternating_reverses_order_and_drops_a_stopped_tool():
+    calls = []
+
+    def one(tool, rnd):
+        calls.append((rnd, tool))
+        return timing.Measured(0.0, None, 1 if tool == "b" and rnd == 0 else 0)
+
+    out = timing.alternating(["a", "b", "c"], 3, 1, one, keep=lambda m: m.ok)
+    assert calls[:3] == [(-1, "a"), (-1, "b"), (-1, "c")]
+    assert calls[3:6] == [(0, "c"), (0, "b"), (0, "a")]
+    assert [t for r, t in calls if r > 0] == ["a", "c", "c", "a"]  # b dropped after failing
+    assert [(r, t) for r, t, _ in out if t == "b"] == [(0, "b")]
+
+
+def test_check_raises_on_unequal_scores():
+    rows = [{"tool": "exactalign-declared", "role": "ours", "status": "ok", "score": 0.5,
+             "proven": True},
+            {"tool": "metametric", "role": "peer", "status": "ok", "score": 0.4,
+             "proven": True}]
+    with pytest.raises(ExperimentError):
+        performance._check("latent/x", "latent", rows)
+    rows[1]["score"] = 0.5
+    performance._check("latent/x", "latent", rows)
+    smatch = [{"tool": "exactalign", "role": "ours", "status": "ok", "score": 0.8,
+               "proven": True},
+              {"tool": "smatch-r1", "role": "peer", "status": "ok", "score": 0.81,
+               "proven": False}]
+    with pytest.raises(ExperimentError):
+        performance._check("smatch-pair/x", "smatch-pair", smatch)
+
+
+def test_synthetic_inputs_are_seeded_and_sized():
+    t1, g1 = performance.amr_pair(50, 0)
+    t2, g2 = performance.amr_pair(50, 0)
+    assert g1 == g2 and t1 == t2 and len(g1.variables) >= 50
+    key, resp = performance.coref_clusters(100, 0)
+    assert sum(map(len, key)) == 100 and not math.isnan(len(resp))
+    assert sorted(m for e in key for m in e) == list(np.arange(100))
