@@ -54,6 +54,7 @@ from collections import Counter
 from pathlib import Path
 
 from exactalign.data import resolve_data_dir
+from exactalign.testing import recorded as peer_runs
 
 from . import plot
 from .runner import parallel_map
@@ -126,50 +127,19 @@ NUGGET_CASES = {
 # official outputs recorded in the tests (runs made outside the pilot data; the tests are the
 # authority, tests/test_experiment_fidelity.py checks these copies against them)
 # ------------------------------------------------------------------------------------------
-#: scorer_v1.8.py -c on the ACE pairs (tests/test_nugget_reproduction.py ACE_COREF): bcub,
-#: ceafe, ceafm, muc, blanc and the average as printed.
-RECORDED_ACE_COREF = {
-    "system": (50.97, 50.97, 50.97, 0.0, 27.94, 32.47),
-    "perturbed/system1": (73.50, 73.50, 73.50, 0.0, 51.45, 49.61),
-    "perturbed/system2": (44.64, 44.64, 44.64, 0.0, 18.04, 26.83),
-    "perturbed/system3": (27.94, 27.94, 27.94, 0.0, 7.10, 15.75),
-}
+#: Peer runs recorded outside the pilot (:mod:`exactalign.testing.recorded`, the tests' own
+#: reference values): EvmEval -c on the ACE pairs, the TE3 toolkit per document, its entity
+#: counters.
+RECORDED_ACE_COREF = peer_runs.ACE_COREF
 SOURCE_ACE_COREF = ("scorer_v1.8.py -c, run outside the pilot; recorded in "
-                    "tests/test_nugget_reproduction.py")
-#: The TempEval-3 toolkit's per-document (prec_matched, system links, rec_matched, gold links)
-#: of one TE3-Platinum run (tests/test_temporal_conformance.py PER_DOC).
-RECORDED_TE3_RUN = "sys_ning17_0.6_1.4_1"
-RECORDED_TE3_PER_DOC = {
-    "AP_20130322": (16, 62, 17, 40),
-    "CNN_20130321_821": (5, 7, 5, 11),
-    "CNN_20130322_1003": (81, 172, 55, 99),
-    "CNN_20130322_1243": (6, 22, 7, 14),
-    "CNN_20130322_248": (11, 53, 12, 26),
-    "CNN_20130322_314": (19, 69, 22, 42),
-    "WSJ_20130318_731": (22, 35, 14, 36),
-    "WSJ_20130321_1145": (16, 48, 10, 36),
-    "WSJ_20130322_159": (24, 138, 24, 60),
-    "WSJ_20130322_804": (25, 66, 20, 41),
-    "bbc_20130322_1150": (39, 85, 31, 65),
-    "bbc_20130322_1353": (30, 85, 24, 53),
-    "bbc_20130322_1600": (12, 49, 8, 27),
-    "bbc_20130322_332": (30, 95, 31, 66),
-    "bbc_20130322_721": (16, 44, 13, 27),
-    "nyt_20130321_china_pollution": (45, 102, 34, 65),
-    "nyt_20130321_cyprus": (52, 124, 41, 78),
-    "nyt_20130321_sarcozy": (15, 47, 14, 24),
-    "nyt_20130321_women_senate": (38, 104, 24, 68),
-    "nyt_20130322_strange_computer": (17, 54, 14, 26),
-}
+                    "exactalign/testing/recorded.py")
+RECORDED_TE3_RUN = peer_runs.TE3_PER_DOC_RUN
+RECORDED_TE3_PER_DOC = peer_runs.TE3_PER_DOC
 SOURCE_TE3_PER_DOC = ("TempEval-3 toolkit evaluate_two_files, run outside the pilot; recorded "
-                      "in tests/test_temporal_conformance.py")
-#: The toolkit's entity counters on the TE3-Platinum runs (tests/test_temporal_entities.py
-#: PILOT): EVENT gold, system, strict, relaxed and class/tense/aspect/pos/polarity equal 746
-#: on every run, modality as given; TIMEX3 every counter 138.
-RECORDED_TE3_MODALITY = {"gold": 746, "sys_ning17_SP+ILP": 696, "sys_ning17_20_0.01_0.0": 696,
-                         "sys_ning17_0.6_1.4_1": 696}
+                      "in exactalign/testing/recorded.py")
+RECORDED_TE3_MODALITY = peer_runs.TE3_MODALITY
 SOURCE_TE3_ENTITIES = ("TempEval-3 toolkit evaluate_entities.py counters, run outside the "
-                       "pilot; recorded in tests/test_temporal_entities.py")
+                       "pilot; recorded in exactalign/testing/recorded.py")
 
 TE3_RUNS = ("gold", "sys_ning17_SP+ILP", "sys_ning17_20_0.01_0.0", "sys_ning17_0.6_1.4_1")
 

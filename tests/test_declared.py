@@ -16,6 +16,7 @@ from exactalign.core.result import Status
 from exactalign.data import resolve_data_dir
 from exactalign.declared import Eq, Func, Hierarchy, Match, Metric, Span
 from exactalign.declared.library import LIBRARY
+from exactalign.testing.strategies import EDGES, REE_ENTITIES, SPANS
 
 
 def fr(a: int, b: int):
@@ -249,7 +250,7 @@ def test_brute_refuses_large_inputs():
 # --------------------------------------------------------------------------------------------
 # the three faces on random tiny documents, for every shipped metric
 # --------------------------------------------------------------------------------------------
-_span = st.sampled_from([[0, 1], [0, 2], [1, 2], [3, 5]])
+_span = SPANS
 
 
 def _partition(items):
@@ -269,12 +270,8 @@ _argument = st.fixed_dictionaries({"span": _span, "role": st.sampled_from(["a", 
 _event = st.fixed_dictionaries({
     "trigger": _span, "type": st.sampled_from(["A.x", "A.y", "B.x"]),
     "arguments": st.lists(_argument, max_size=3)})
-_edge = st.fixed_dictionaries({"dep": st.integers(1, 3), "head": st.integers(0, 3),
-                               "label": st.sampled_from(["l", "m"])})
-_ree = st.fixed_dictionaries({
-    "role": st.sampled_from(["PerpInd", "Target"]),
-    "mentions": st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=3,
-                         unique=True)})
+_edge = EDGES
+_ree = REE_ENTITIES
 
 
 @st.composite

@@ -58,6 +58,7 @@ from hypothesis import strategies as st
 from exactalign.core.result import Status
 from exactalign.declared.library import LIBRARY
 from exactalign.testing import pilot_path
+from exactalign.testing.strategies import EDGES, REE_ENTITIES, SPANS
 
 pytest.importorskip("metametric", reason="metametric (peers extra) not installed")
 
@@ -335,7 +336,7 @@ def test_coref_suite_equals_ours_on_generated_corpora(corpus):
             abs=TOL)
 
 
-_span = st.sampled_from([[0, 1], [0, 2], [1, 2], [3, 5]])
+_span = SPANS
 # At least one argument per event: metametric counts an event without arguments as one argument
 # (pinned: test_pin_an_event_without_arguments_counts_as_an_argument).
 _argument = st.fixed_dictionaries({"span": _span, "role": st.sampled_from(["a", "b"])})
@@ -388,12 +389,8 @@ def test_relations_micro_equal_ours_on_generated_corpora(corpus):
             (s.precision, s.recall, s.f1), abs=TOL), name
 
 
-_edge = st.fixed_dictionaries({"dep": st.integers(1, 3), "head": st.integers(0, 3),
-                               "label": st.sampled_from(["l", "m"])})
-_ree = st.fixed_dictionaries({
-    "role": st.sampled_from(["PerpInd", "Target"]),
-    "mentions": st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=3,
-                         unique=True)})
+_edge = EDGES
+_ree = REE_ENTITIES
 
 
 @st.composite

@@ -15,6 +15,7 @@ import pytest
 from exactalign.core.result import Status
 from exactalign.data import resolve_data_dir
 from exactalign.metrics import nugget
+from exactalign.testing import recorded
 
 DATA = resolve_data_dir()
 NUGGET = None if DATA.path is None else DATA.path / "nugget"
@@ -109,12 +110,7 @@ def test_reproduces_official_v18(official):
 #: (the pilot's official outputs were made without -c): bcub, ceafe, ceafm, muc, blanc and the
 #: average as printed. The ACE gold has no @Coreference: every mention is a singleton, so MUC
 #: is 0 and B3 = CEAFe = CEAFm.
-ACE_COREF = {
-    "system.tbf": (50.97, 50.97, 50.97, 0.0, 27.94, 32.47),
-    "perturbed/system1.tbf": (73.50, 73.50, 73.50, 0.0, 51.45, 49.61),
-    "perturbed/system2.tbf": (44.64, 44.64, 44.64, 0.0, 18.04, 26.83),
-    "perturbed/system3.tbf": (27.94, 27.94, 27.94, 0.0, 7.10, 15.75),
-}
+ACE_COREF = {f"{k}.tbf": v for k, v in recorded.ACE_COREF.items()}  # scorer_v1.8.py -c
 
 
 @pytest.mark.parametrize("system", sorted(ACE_COREF))

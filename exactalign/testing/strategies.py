@@ -73,3 +73,20 @@ def penman_graphs(draw, max_nodes: int = 7):
         return " ".join(parts) + ")"
 
     return node(0)
+
+
+# --------------------------------------------------------------------------------------------
+# documents of the shipped declared metrics (exactalign.declared.library): small pools, so
+# values collide and matchings have choices
+# --------------------------------------------------------------------------------------------
+#: a span ``[start, end)`` from four that overlap
+SPANS = st.sampled_from([[0, 1], [0, 2], [1, 2], [3, 5]])
+#: a dependency edge (``dependency-uas``/``-las``)
+EDGES = st.fixed_dictionaries({"dep": st.integers(1, 3), "head": st.integers(0, 3),
+                               "label": st.sampled_from(["l", "m"])})
+#: a role-filler entity (``ceaf-ree*``)
+REE_ENTITIES = st.fixed_dictionaries({
+    "role": st.sampled_from(["PerpInd", "Target"]),
+    "mentions": st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=3,
+                         unique=True)})
+

@@ -1,0 +1,46 @@
+"""Official peer outputs recorded outside the pilot data (the peer run on pilot files by a
+maintainer, its printout copied here): the reference values of the conformance tests and the
+"recorded run" rows of ``experiments/fidelity``. One copy, imported by both."""
+
+from __future__ import annotations
+
+#: EvmEval scorer_v1.8.py -c on the pilot's ACE-dev pairs (gold.tbf against each system file):
+#: bcub, ceafe, ceafm, muc, blanc and the CoNLL average, as printed.
+ACE_COREF = {
+    "system": (50.97, 50.97, 50.97, 0.0, 27.94, 32.47),
+    "perturbed/system1": (73.50, 73.50, 73.50, 0.0, 51.45, 49.61),
+    "perturbed/system2": (44.64, 44.64, 44.64, 0.0, 18.04, 26.83),
+    "perturbed/system3": (27.94, 27.94, 27.94, 0.0, 7.10, 15.75),
+}
+
+#: The TempEval-3 toolkit (evaluate_two_files) on one TE3-Platinum run: per document
+#: (prec_matched, system links, rec_matched, gold links).
+TE3_PER_DOC_RUN = "sys_ning17_0.6_1.4_1"
+TE3_PER_DOC = {
+    "AP_20130322": (16, 62, 17, 40),
+    "CNN_20130321_821": (5, 7, 5, 11),
+    "CNN_20130322_1003": (81, 172, 55, 99),
+    "CNN_20130322_1243": (6, 22, 7, 14),
+    "CNN_20130322_248": (11, 53, 12, 26),
+    "CNN_20130322_314": (19, 69, 22, 42),
+    "WSJ_20130318_731": (22, 35, 14, 36),
+    "WSJ_20130321_1145": (16, 48, 10, 36),
+    "WSJ_20130322_159": (24, 138, 24, 60),
+    "WSJ_20130322_804": (25, 66, 20, 41),
+    "bbc_20130322_1150": (39, 85, 31, 65),
+    "bbc_20130322_1353": (30, 85, 24, 53),
+    "bbc_20130322_1600": (12, 49, 8, 27),
+    "bbc_20130322_332": (30, 95, 31, 66),
+    "bbc_20130322_721": (16, 44, 13, 27),
+    "nyt_20130321_china_pollution": (45, 102, 34, 65),
+    "nyt_20130321_cyprus": (52, 124, 41, 78),
+    "nyt_20130321_sarcozy": (15, 47, 14, 24),
+    "nyt_20130321_women_senate": (38, 104, 24, 68),
+    "nyt_20130322_strange_computer": (17, 54, 14, 26),
+}
+
+#: The toolkit's entity counters (evaluate_entities.py) on the TE3-Platinum runs: EVENT gold,
+#: system, strict, relaxed and class/tense/aspect/pos/polarity equal 746 on every run, modality
+#: as given; TIMEX3 every counter 138.
+TE3_MODALITY = {"gold": 746, "sys_ning17_SP+ILP": 696, "sys_ning17_20_0.01_0.0": 696,
+                "sys_ning17_0.6_1.4_1": 696}
