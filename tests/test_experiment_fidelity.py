@@ -187,9 +187,11 @@ def test_te3_gtt_grit_and_smatch_numbers_match(quick):
     te3 = _rows(quick, "te3")
     pilot = [r for r in te3 if r["source"].startswith("MANIFEST.md")]
     assert len(pilot) == 4 * 3 and all(r["match"] for r in pilot)
-    recorded = [r for r in te3 if "recorded" in r["source"]]
+    recorded = [r for r in te3 if "recorded" in r["source"] and r["dataset"] == "TE3-Platinum"]
     assert len(recorded) == 20 * 4 + 4 * (10 + 6) and all(r["match"] for r in recorded)
     assert all(r["difference"] == 0 for r in recorded)
+    tbdense = [r for r in te3 if r["dataset"] == "TimeBank-Dense"]
+    assert len(tbdense) == 2 * 3 and all(r["match"] for r in tbdense), tbdense
     for key, n in (("gtt", 3), ("grit", 1)):
         rows = _rows(quick, key)
         assert len(rows) == n and all(r["match"] for r in rows), rows

@@ -69,13 +69,7 @@ def test_exact_mode_gold_against_itself_and_cli(gold, capsys):
     assert "69.0909  65.4867  67.2406" in capsys.readouterr().out
 
 
-# the TempEval-3 toolkit (TimeML-Normalizer.jar + evaluation-relations/temporal_evaluation.py,
-# run outside the project on the pilot folders) on TimeBank-Dense's test gold against the two
-# system runs in the pilot: F1, P, R as it prints them
-TBDENSE = {
-    "td-test-sys-caevo": (45.6842, 54.1741, 39.4948),
-    "td-test-sys-ning17-codl": (48.5253, 45.567, 51.8944),
-}
+TBDENSE = recorded.TBDENSE  # the toolkit on TimeBank-Dense, recorded outside the pilot
 
 
 @pytest.mark.parametrize("run", sorted(TBDENSE))

@@ -44,3 +44,10 @@ TE3_PER_DOC = {
 #: as given; TIMEX3 every counter 138.
 TE3_MODALITY = {"gold": 746, "sys_ning17_SP+ILP": 696, "sys_ning17_20_0.01_0.0": 696,
                 "sys_ning17_0.6_1.4_1": 696}
+
+#: The toolkit (TimeML-Normalizer.jar + evaluation-relations/temporal_evaluation.py) on
+#: TimeBank-Dense's test gold against the pilot's two system runs: F1, P, R as it prints them.
+TBDENSE = {
+    "td-test-sys-caevo": (45.6842, 54.1741, 39.4948),
+    "td-test-sys-ning17-codl": (48.5253, 45.567, 51.8944),
+}
