@@ -295,3 +295,27 @@ def test_other_library_errors_exit_1(capsys, ce, monkeypatch):
 def test_prf_object_has_stable_keys():
     assert cli.prf(0.5, 0.25, 1 / 3) == {"recall": 0.5, "precision": 0.25, "f1": 1 / 3}
     assert cli.prf(float("nan"), None, 0) == {"recall": None, "precision": None, "f1": 0.0}
+
+
+# --------------------------------------------------------------------------------------------
+# -o FILE, on every command
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", [c.name for c in cli.COMMANDS])
+def test_every_command_takes_dash_o(capsys, name):
+    code, out, _ = run(capsys, name, "--help")
+    assert code == 0 and "-o FILE, --output FILE" in out
+
+
+def test_dash_o_writes_the_output_and_keeps_an_old_file_on_failure(capsys, ce, tmp_path):
+    target = tmp_path / "out.json"
+    code, out, err = run(capsys, "bipartite", ce, "--json", "-o", str(target))
+    assert (code, out, err) == (0, "", "")
+    doc = json.loads(target.read_text())
+    assert doc["command"] == "bipartite" and doc["options"]["output"] == str(target)
+    before = target.read_bytes()
+    code, out, err = run(capsys, "bipartite", str(tmp_path / "missing.tsv"), "-o", str(target))
+    assert code == 2 and out == "" and "missing.tsv" in err
+    assert target.read_bytes() == before  # a failed run leaves the earlier file as it was
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".exactalign-")]  # no temp
+    code, _, err = run(capsys, "bipartite", ce, "-o", str(tmp_path / "no" / "x.txt"))
+    assert code == 2 and "no such directory" in err

@@ -115,6 +115,10 @@ def _shared_options(which: tuple[str, ...] = SHARED) -> argparse.ArgumentParser:
     g = p.add_argument_group("shared options")
     g.add_argument("--json", action="store_true",
                    help="print one JSON object (stable keys) instead of a table")
+    g.add_argument("-o", "--output", default=None, metavar="FILE",
+                   help="write what would go to standard output to FILE instead; FILE is "
+                        "written (atomically) only when the command finishes, so an earlier "
+                        "FILE is never left half written or emptied by a failed run")
     if "backend" in which:
         g.add_argument("--backend", choices=BACKENDS, default="highs",
                        help="solver for ILP methods (default: %(default)s)")
@@ -371,6 +375,38 @@ def envelope(args: argparse.Namespace) -> dict:
             "options": options}
 
 
+def _run_to_file(args: argparse.Namespace) -> int:
+    """Run the command with its standard output collected, then write it to ``args.output``
+    atomically (a temporary file beside it, renamed): an exception leaves an existing file as
+    it was. Exit statuses 0 and 1 are outcomes (a lint that found something), so both write."""
+    import contextlib
+    import io
+    import os
+    import tempfile
+
+    out = os.path.abspath(args.output)
+    if os.path.isdir(out):
+        raise InputError(f"-o {args.output}: is a directory")
+    if not os.path.isdir(os.path.dirname(out)):
+        raise InputError(f"-o {args.output}: no such directory {os.path.dirname(out)}")
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = args._run(args)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(out), prefix=".exactalign-")
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as a plain open() would have made it
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(buf.getvalue())
+        os.replace(tmp, out)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return code
+
+
 def _error(message: str) -> None:
     print(f"{PROG}: error: {message}", file=sys.stderr)
 
@@ -397,7 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     set_envelope(envelope(args))
     try:
         with command_budget(getattr(args, "time_limit", None)):
-            return args._run(args)
+            if getattr(args, "output", None) is None:
+                return args._run(args)
+            return _run_to_file(args)
     except (InputError, ModelTooLargeError) as e:
         _error(str(e))
         return 2

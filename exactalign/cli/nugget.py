@@ -60,10 +60,6 @@ def add_nugget_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--offset-field", "-of", type=_offset_fields, default=None, metavar="B,E",
                    help="token mode: the token table's columns of the begin and end offsets, "
                         "from 0 (v1.8's -of) (default: 2,3)")
-    p.add_argument("-o", "--output", default=None, metavar="FILE",
-                   help="write what would go to standard output to FILE instead (v1.8's -o; "
-                        "written only when the run succeeds, so an earlier FILE is never left "
-                        "half written)")
     p.add_argument("--mapping", choices=(*MAPPING_NAMES, *SPAN_FIRST_NAMES, "all"),
                    default="kbp",
                    help="mention mapping: kbp (v1.7-1.8 global greedy), kbp-gold-order (v1.6), "
@@ -175,8 +171,8 @@ def _credit(text: str) -> float:
 
 
 def run_nugget(args: argparse.Namespace) -> int:
-    """The command; with ``-o FILE`` its standard output goes to FILE, written (atomically) only
-    when the run succeeds."""
+    """The command (``-o FILE``, v1.8's output file, is the shared option of every command:
+    :func:`exactalign.cli.main` writes standard output to FILE when the run succeeds)."""
     from ..core.errors import InputError
 
     if isinstance(args.coref, str):  # v1.8's -c PREFIX
@@ -190,26 +186,7 @@ def run_nugget(args: argparse.Namespace) -> int:
             raise InputError(f"-m {args.coref_mapping_index} ({name}) and --coref-mapping "
                              f"{args.coref_mapping} disagree")
         args.coref_mapping = name
-    if args.output is None:
-        return _run_nugget(args)
-    import contextlib
-    import io
-    import os
-    import tempfile
-
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        code = _run_nugget(args)
-    out = os.path.abspath(args.output)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(out), prefix=".exactalign-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(buf.getvalue())
-        os.replace(tmp, out)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return code
+    return _run_nugget(args)
 
 
 def _run_nugget(args: argparse.Namespace) -> int:
