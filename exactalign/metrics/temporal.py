@@ -81,6 +81,7 @@ import numpy as np
 from ..core.errors import InputError
 from ..io.timeml import TimeMLDocument
 from ..problems import temporal as tp
+from .aggregation import PRF, micro, prf_dict
 
 __all__ = ["DocScore", "CorpusScore", "align_ids", "document_links", "te3_document",
            "exact_document", "score_corpus", "Timegraph", "te3_graph", "EVENT_ATTRIBUTES",
@@ -101,20 +102,20 @@ class DocScore:
     notes: dict = field(default_factory=dict)
 
     @property
+    def prf(self) -> PRF:
+        return PRF(self.rec_matched, self.gold_total, self.prec_matched, self.sys_total)
+
+    @property
     def precision(self) -> float:
-        return self.prec_matched / self.sys_total if self.sys_total else 0.0
+        return self.prf.precision
 
     @property
     def recall(self) -> float:
-        return self.rec_matched / self.gold_total if self.gold_total else 0.0
+        return self.prf.recall
 
     @property
     def f1(self) -> float:
-        return _f1(self.precision, self.recall)
-
-
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
+        return self.prf.f1
 
 
 @dataclass(frozen=True)
@@ -123,18 +124,21 @@ class CorpusScore:
     documents: tuple[DocScore, ...]
 
     @property
+    def prf(self) -> PRF:
+        """Micro: the documents' counts summed."""
+        return micro(d.prf for d in self.documents)
+
+    @property
     def precision(self) -> float:
-        tot = sum(d.sys_total for d in self.documents)
-        return sum(d.prec_matched for d in self.documents) / tot if tot else 0.0
+        return self.prf.precision
 
     @property
     def recall(self) -> float:
-        tot = sum(d.gold_total for d in self.documents)
-        return sum(d.rec_matched for d in self.documents) / tot if tot else 0.0
+        return self.prf.recall
 
     @property
     def f1(self) -> float:
-        return _f1(self.precision, self.recall)
+        return self.prf.f1
 
 
 # ---------------------------------------------------------------- ids, orientation
@@ -1153,14 +1157,18 @@ class EntityCounts:
         """Neither side has an entity: the toolkit then scores every F1 as 1."""
         return self.gold == 0 and self.system == 0
 
+    def prf(self, kind: str = "relaxed") -> PRF:
+        """Counts of the ``strict`` or ``relaxed`` matches."""
+        return PRF.from_tp(getattr(self, kind), self.gold, self.system)
+
     def precision(self, kind: str = "relaxed") -> float:
-        return getattr(self, kind) / self.system if self.system else 0.0
+        return self.prf(kind).precision
 
     def recall(self, kind: str = "relaxed") -> float:
-        return getattr(self, kind) / self.gold if self.gold else 0.0
+        return self.prf(kind).recall
 
     def f1(self, kind: str = "relaxed") -> float:
-        return 1.0 if self.empty else _f1(self.precision(kind), self.recall(kind))
+        return 1.0 if self.empty else self.prf(kind).f1
 
     def accuracy(self, name: str) -> float:
         """Matching values of attribute ``name`` / relaxed matches."""
@@ -1175,8 +1183,7 @@ class EntityCounts:
 
     def to_dict(self) -> dict:
         def prf(kind):
-            return {"recall": self.recall(kind), "precision": self.precision(kind),
-                    "f1": self.f1(kind)}
+            return prf_dict(self.recall(kind), self.precision(kind), self.f1(kind))
         return {"counts": {"gold": self.gold, "system": self.system, "strict": self.strict,
                            "relaxed": self.relaxed, "attributes": dict(self.attributes)},
                 "strict": prf("strict"), "relaxed": prf("relaxed"),
