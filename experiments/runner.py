@@ -128,11 +128,22 @@ class ExperimentError(RuntimeError):
 # ------------------------------------------------------------------------------------------
 # registry access
 # ------------------------------------------------------------------------------------------
-def registry() -> dict:
-    """The experiment registry (imported lazily: the experiment modules import this one)."""
-    from . import REGISTRY
+#: The experiment registry, handed over by ``experiments/__init__.py`` when the package is
+#: imported (which Python does before any of its modules): the runner never imports the
+#: package that imports it (tests/test_architecture.py).
+_REGISTRY: dict = {}
 
-    return REGISTRY
+
+def set_registry(registry: dict) -> None:
+    """Use ``registry`` itself (not a copy: a test that adds an experiment to the package's
+    ``REGISTRY`` is seen here)."""
+    global _REGISTRY
+    _REGISTRY = registry
+
+
+def registry() -> dict:
+    """The experiment registry (:func:`set_registry`)."""
+    return _REGISTRY
 
 
 def resolve_names(names: Sequence[str] | None, reg: dict | None = None) -> list[str]:
