@@ -232,7 +232,7 @@ def save(fig, path: Path) -> Path:
     """Write ``fig`` as PNG (200 dpi) and, beside it, as PDF and SVG (vector, fonts embedded /
     kept as text, no timestamps), each atomically; close it and return the PNG's path.
     Panels with more than :data:`MAX_SERIES` series are reported (:func:`check_series`)."""
-    from .files import atomic_open
+    from exactalign.io.atomic import atomic_open
 
     path = Path(path)
     check_series(fig)

@@ -100,7 +100,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .files import atomic_open
+from exactalign.io.atomic import atomic_open
 
 #: The checkout the experiments belong to (``git rev-parse HEAD`` runs here).
 CHECKOUT = Path(__file__).resolve().parent.parent

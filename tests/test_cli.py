@@ -316,6 +316,6 @@ def test_dash_o_writes_the_output_and_keeps_an_old_file_on_failure(capsys, ce, t
     code, out, err = run(capsys, "bipartite", str(tmp_path / "missing.tsv"), "-o", str(target))
     assert code == 2 and out == "" and "missing.tsv" in err
     assert target.read_bytes() == before  # a failed run leaves the earlier file as it was
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".exactalign-")]  # no temp
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no temporary file
     code, _, err = run(capsys, "bipartite", ce, "-o", str(tmp_path / "no" / "x.txt"))
     assert code == 2 and "no such directory" in err

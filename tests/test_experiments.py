@@ -30,12 +30,15 @@ from experiments.runner import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+#: What ``run --all`` runs: every experiment but the benchmarks that want the machine alone
+#: (``performance``: make bench-peers; its quick path is tests/test_experiment_performance.py).
+IN_ALL = [n for n, m in REGISTRY.items() if getattr(m, "IN_ALL", True)]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(scope="module")
 def quick_out(tmp_path_factory) -> Path:
-    """Every registered experiment's quick path plus figures, through the CLI entry point."""
+    """Every experiment of ``--all``: its quick path plus figures, through the CLI."""
     out = tmp_path_factory.mktemp("results-quick")
     assert main(["run", "--all", "--quick", "--out", str(out), "--quiet"]) == 0
     assert main(["figures", "--out", str(out), "--quiet"]) == 0
@@ -45,7 +48,7 @@ def quick_out(tmp_path_factory) -> Path:
 # ------------------------------------------------------------------------------------------
 # the quick path of every experiment
 # ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name", list(REGISTRY))
+@pytest.mark.parametrize("name", IN_ALL)
 def test_rows_csv_has_declared_columns_and_rows(quick_out, name):
     csv_path = quick_out / name / "rows.csv"
     assert read_header(csv_path) == list(REGISTRY[name].COLUMNS)
@@ -54,7 +57,7 @@ def test_rows_csv_has_declared_columns_and_rows(quick_out, name):
     assert all(set(r) == set(REGISTRY[name].COLUMNS) for r in rows)
 
 
-@pytest.mark.parametrize("name", list(REGISTRY))
+@pytest.mark.parametrize("name", IN_ALL)
 def test_meta_json_records_the_run(quick_out, name):
     meta = json.loads((quick_out / name / "meta.json").read_text())
     assert set(META_KEYS) <= set(meta)
@@ -76,7 +79,7 @@ def test_meta_json_records_the_run(quick_out, name):
 
 def test_summary_mentions_every_experiment_with_a_table(quick_out):
     text = (quick_out / "SUMMARY.md").read_text()
-    for name in REGISTRY:
+    for name in IN_ALL:
         assert f"## {name}" in text
         for fig in REGISTRY[name].FIGURES:
             assert f"({name}/{fig})" in text
@@ -87,7 +90,8 @@ def test_summary_opens_with_one_headline_line_per_experiment(quick_out):
     text = (quick_out / "SUMMARY.md").read_text()
     opening = text[:text.index("\n## ")]
     table = [ln for ln in opening.splitlines() if ln.startswith("| [")]
-    assert [ln.split("]")[0][3:] for ln in table] == list(REGISTRY)
+    assert [ln.split("]")[0][3:] for ln in table] == IN_ALL
+    assert "performance" in REGISTRY and "performance" not in IN_ALL
     for ln in table:
         if "No headline" in ln:  # optional for a new experiment: still its line
             continue
@@ -97,7 +101,7 @@ def test_summary_opens_with_one_headline_line_per_experiment(quick_out):
     assert "Versions: " in opening and "Configs: quick" in opening
 
 
-@pytest.mark.parametrize("name", list(REGISTRY))
+@pytest.mark.parametrize("name", IN_ALL)
 def test_figures_exist_and_are_png(quick_out, name):
     assert REGISTRY[name].FIGURES
     # Figures of pilot-only parts (PILOT_FIGURES) say "pilot data absent" when it is.

@@ -377,12 +377,14 @@ def envelope(args: argparse.Namespace) -> dict:
 
 def _run_to_file(args: argparse.Namespace) -> int:
     """Run the command with its standard output collected, then write it to ``args.output``
-    atomically (a temporary file beside it, renamed): an exception leaves an existing file as
-    it was. Exit statuses 0 and 1 are outcomes (a lint that found something), so both write."""
+    atomically (:func:`exactalign.io.atomic.atomic_open`): an exception leaves an existing file
+    as it was. Exit statuses 0 and 1 are outcomes (a lint that found something), so both
+    write."""
     import contextlib
     import io
     import os
-    import tempfile
+
+    from ..io.atomic import atomic_open
 
     out = os.path.abspath(args.output)
     if os.path.isdir(out):
@@ -392,18 +394,8 @@ def _run_to_file(args: argparse.Namespace) -> int:
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         code = args._run(args)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(out), prefix=".exactalign-")
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as a plain open() would have made it
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(buf.getvalue())
-        os.replace(tmp, out)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with atomic_open(out, "w") as fh:
+        fh.write(buf.getvalue())
     return code
 
 

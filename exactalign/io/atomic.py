@@ -1,6 +1,6 @@
-"""Result files written atomically: a run that fails or is interrupted never leaves a
-half-written file in place of the previous one. Used by :mod:`experiments.runner` and
-:mod:`experiments.plot` (which must not import each other)."""
+"""Files written atomically: a run that fails or is interrupted never leaves a half-written
+file in place of the previous one. Used by the command line's ``-o FILE`` and by the
+experiments' result files."""
 
 from __future__ import annotations
 
