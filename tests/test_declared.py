@@ -508,3 +508,18 @@ def test_score_schema_is_a_plain_json_schema(capsys):
     jsonschema.validate({"items": ["a", "b"], "edges": [[0, 1]]}, dag)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"items": ["a", "b"]}, dag)
+
+
+def test_an_unproven_nested_level_voids_the_root_bound():
+    import numpy as np
+
+    from exactalign.core.result import Result
+    from exactalign.declared.engine import Evaluator
+    from exactalign.declared.metric import _with_status
+
+    root = Result(Status.OPTIMAL, 2.0, 2.0, np.zeros((0, 2)), "ilp")
+    ev = Evaluator("ilp", statuses=[Status.OPTIMAL, Status.TIME_LIMIT])
+    out = _with_status(root, ev)
+    assert out.status is Status.TIME_LIMIT and out.bound is None  # nothing proven above 2.0
+    ev = Evaluator("ilp", statuses=[Status.OPTIMAL])
+    assert _with_status(root, ev).bound == 2.0

@@ -344,11 +344,10 @@ def _qualname(fn) -> str:
 
 
 def _with_status(res: Result, ev: Evaluator) -> Result:
-    """The root result carries the worst status met anywhere below it (a nested level that was
-    not proven optimal leaves the root unproven, whatever the root's own solve says)."""
+    """The root result carries the worst status met anywhere below it, and its bound only when
+    that is the root's own status: the root's bound assumes exact inner similarities, so a
+    nested level left unproven voids it (whatever the root's own solve says)."""
     status = worst_status([res.status, ev.worst()])
-    bound = res.bound if status is Status.OPTIMAL or res.bound is None else res.bound
-    if status is not Status.OPTIMAL and ev.method == "exact" and status is not res.status:
-        bound = None  # the root's bound assumed exact inner weights
+    bound = res.bound if status is res.status else None
     return res.replace(status=status, bound=bound,
                        details={**dict(res.details), "solves": ev.solves})
