@@ -498,10 +498,10 @@ def _rows_muc4(root: Path, test_set: str, system: str) -> list[dict]:
     from exactalign.io import muc4 as io
     from exactalign.metrics import muc4
 
-    from .muc4_gap import _key_and_history, _paths_1992
+    from .muc4_gap import key_and_history, paths_1992
 
-    key_p, resp_p, hist_p, rep_p = _paths_1992(root, test_set, system)
-    keys, history = _key_and_history(key_p, hist_p)
+    key_p, resp_p, hist_p, rep_p = paths_1992(root, test_set, system)
+    keys, history = key_and_history(key_p, hist_p)
     report = io.read_score_report(rep_p)
     c = muc4.compare_report(keys, io.by_message(io.read_templates(resp_p)), history, report)
     printed = muc_printed_totals(rep_p.read_text(encoding="latin-1"))

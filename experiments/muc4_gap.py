@@ -86,7 +86,7 @@ FIGURES = ("muc4_greedy_vs_exact.png",)
 TOL = 1e-9
 
 
-def _paths_1992(root: Path, test_set: str, system: str):
+def paths_1992(root: Path, test_set: str, system: str):
     d = root / "muc4" / "muc4_1992"
     if test_set == "TST3":
         return (d / "keys" / "key-tst3.v2", d / "responses" / "TST3" / f"{system}.response.tst3",
@@ -99,7 +99,7 @@ def _paths_1992(root: Path, test_set: str, system: str):
 
 
 @functools.lru_cache(maxsize=4)
-def _key_and_history(key_p: Path, hist_p: Path):
+def key_and_history(key_p: Path, hist_p: Path):
     """The keys and judgement history of a test set, read once per process."""
     from exactalign.io import muc4 as io
 
@@ -111,9 +111,9 @@ def _rows_1992(root: Path, test_set: str, system: str) -> list[dict]:
     from exactalign.io import muc4 as io
     from exactalign.metrics import muc4
 
-    key_p, _, hist_p, _ = _paths_1992(root, test_set, "GE")
-    keys, history = _key_and_history(key_p, hist_p)
-    _, resp_p, _, rep_p = _paths_1992(root, test_set, system)
+    key_p, _, hist_p, _ = paths_1992(root, test_set, "GE")
+    keys, history = key_and_history(key_p, hist_p)
+    _, resp_p, _, rep_p = paths_1992(root, test_set, system)
     resps = io.by_message(io.read_templates(resp_p))
     report = io.read_score_report(rep_p)
     rec = muc4.recorded_mapping(report)
@@ -175,7 +175,7 @@ def _check_1992(system, test_set, res) -> None:
 
 
 @functools.lru_cache(maxsize=2)
-def _gtt_gold(path: Path):
+def gtt_gold(path: Path):
     """The GTT gold of the test set, read once per process."""
     from exactalign.io import gtt
 
@@ -188,7 +188,7 @@ def _rows_gtt(root: Path, system: str) -> list[dict]:
     from exactalign.metrics import templates
 
     d = root / "muc4"
-    gold = _gtt_gold(d / "gtt" / "test.json")
+    gold = gtt_gold(d / "gtt" / "test.json")
     pred = gtt.read_predictions(d / MODERN[system])
     res = {m: templates.score_gtt(gold, pred, m) for m in templates.GTT_METHODS}
     _check_gtt(system, res, "gtt")

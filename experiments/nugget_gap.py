@@ -203,7 +203,7 @@ def units(config: dict) -> list[dict]:
     return out
 
 
-def _load(unit: dict):
+def load(unit: dict):
     data = resolve_data_dir()
     if unit.get("profile") is not None:
         gold = (read_tbf(data.require(*unit["gold"].split("/"))) if unit["gold"]
@@ -355,7 +355,7 @@ def _pilot_row(base: dict, gold, system, tables) -> dict:
 
 
 def run_unit(unit: dict) -> list[dict]:
-    gold, system, tables = _load(unit)
+    gold, system, tables = load(unit)
     label = f"{unit['group']}/{unit['system']}"
     base = {"group": unit["group"], "system": unit["system"], "rate": unit.get("rate"),
             "profile": unit.get("profile"), "perturb_seed": unit.get("perturb_seed"),

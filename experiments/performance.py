@@ -569,7 +569,7 @@ def _prepare(unit: dict, config: dict, tmp: Path) -> tuple[int, list[dict], call
     work = tmp / re.sub(r"[^A-Za-z0-9_.+-]", "_", _key(unit))
     work.mkdir(parents=True, exist_ok=True)
     if fam in ("smatch-corpus", "smatch-pair"):
-        from .smatch_walltime import _synthetic_files, amr_text
+        from .smatch_walltime import synthetic_files, amr_text
 
         if fam == "smatch-pair":
             test, gold = amr_pair(unit["n"], seed)
@@ -581,7 +581,7 @@ def _prepare(unit: dict, config: dict, tmp: Path) -> tuple[int, list[dict], call
             if "test" in unit:
                 paths = (Path(unit["test"]), Path(unit["gold"]))
             else:
-                f = _synthetic_files({"seed": seed,
+                f = synthetic_files({"seed": seed,
                                       "synthetic_graphs": config["synthetic_graphs"]}, work)
                 paths = (f["test"], f["gold"])
             size = _amr_triples(paths[0]) + _amr_triples(paths[1])

@@ -140,7 +140,7 @@ def files(config: dict, tmp: Path) -> list[dict]:
     """``{"name", "test", "gold", "pairs"}`` per file pair."""
     data = resolve_data_dir()
     if not data.available:
-        return [_synthetic_files(config, tmp)]
+        return [synthetic_files(config, tmp)]
     amr = data.require("amr")
     out = []
     for ref in sorted((amr / "reference").glob("*.json")):
@@ -168,7 +168,7 @@ def amr_text(graphs) -> str:
     return "\n\n".join(out) + "\n"
 
 
-def _synthetic_files(config: dict, tmp: Path) -> dict:
+def synthetic_files(config: dict, tmp: Path) -> dict:
     from .smatch_gap import perturb, synthetic_bank
 
     bank = synthetic_bank(config["synthetic_graphs"], config["seed"])
