@@ -2,7 +2,7 @@
 
     python -m experiments list
     python -m experiments run --all|NAME... [--quick] [--out DIR] [--jobs N] [--seed S] [--quiet]
-                              [--fresh]
+                              [--fresh] [--scheduler local|tcp://HOST:PORT]
     python -m experiments figures [--out DIR] [--quiet] [NAME...]
 
 ``run`` writes ``<out>/<name>/rows.csv`` and ``meta.json`` per experiment and regenerates
@@ -10,8 +10,14 @@
 CSVs alone and regenerates the summary (so it links the figures). Progress: a bar on a terminal;
 otherwise (``make``, CI, a pipe) one log line per experiment and progress lines with an ETA
 (:class:`experiments.runner.ProgressLog`); ``--quiet`` silences both. ``--jobs N`` spreads
-independent instances over N processes with joblib (``-1``: every CPU); see :mod:`experiments.runner` for running the same code on a Dask or
-Ray cluster. An experiment that finds a violated invariant stops the run with exit status 1.
+independent instances over N processes with joblib (``-1``: every CPU). ``--scheduler local``
+runs them on a Dask ``LocalCluster`` instead (``--jobs`` worker processes, 2 by default);
+``--scheduler tcp://HOST:PORT`` on the workers of a running Dask scheduler, started from this
+checkout (:func:`experiments.runner.scheduler_session`). Dask is imported only then; without it
+the run stops with exit status 2, naming the install command. ``rows.csv`` is the same either
+way (timing columns aside), ``meta.json`` names the scheduler, and a journal written without
+(or with another) scheduler is resumed as usual. An experiment that finds a violated invariant
+stops the run with exit status 1.
 
 An instance that raises becomes a row with an ``error`` and the run goes on; when any instance
 failed, the exit status is 1 after every file is written. Finished instances are journaled in
@@ -23,16 +29,20 @@ journal and recomputes everything). An interrupt exits with status 130.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 
 from . import REGISTRY
 from .runner import (
     ExperimentError,
+    SchedulerError,
     failed_instances,
+    local_workers,
     make_figures,
     present,
     run_experiment,
+    scheduler_session,
     write_summary,
 )
 
@@ -57,6 +67,13 @@ def _seed(text: str) -> int:
     return n
 
 
+def _scheduler(text: str) -> str:
+    if text == "local" or ("://" in text and text.split("://", 1)[1]):
+        return text
+    raise argparse.ArgumentTypeError(f"--scheduler takes 'local' or a scheduler address such as "
+                                     f"tcp://host:8786, not {text!r}")
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m experiments",
                                 description="Run exactalign's experiments and draw their figures.")
@@ -74,7 +91,8 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--quick", action="store_true", help="the small QUICK configs")
     r.add_argument("--out", default="results", help="output folder (default: results)")
     r.add_argument("--jobs", type=_jobs, default=1,
-                   help="processes for independent instances (default 1; -1 = all CPUs)")
+                   help="processes for independent instances (default 1; -1 = all CPUs); "
+                        "with --scheduler local, its worker processes (default 2)")
     r.add_argument("--seed", type=_seed, default=None, help="override each config's base seed")
     r.add_argument("--quiet", action="store_true",
                    help="no progress (bars on a terminal, log lines with an ETA otherwise) "
@@ -82,6 +100,12 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--fresh", action="store_true",
                    help="ignore (and delete) the journal of an interrupted run: recompute "
                         "every instance")
+    r.add_argument("--scheduler", type=_scheduler, default=None,
+                   metavar="local|tcp://HOST:PORT",
+                   help="run independent instances on Dask instead of joblib's processes: "
+                        "'local' starts a LocalCluster of --jobs worker processes (default 2), "
+                        "an address uses the workers of a running scheduler (started from this "
+                        "checkout); needs dask[distributed] (the experiments extra)")
 
     f = sub.add_parser("figures", help="draw figures and SUMMARY.md from the CSVs")
     f.add_argument("--out", default="results", help="results folder (default: results)")
@@ -91,33 +115,35 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    if args.command == "list":
-        width = max(map(len, REGISTRY))
-        for name, module in REGISTRY.items():
-            print(f"{name:<{width}}  {module.DESCRIPTION}")
-        return 0
-
-    unknown = [n for n in args.names if n not in REGISTRY]
-    if unknown:
-        print(f"unknown experiment(s): {', '.join(unknown)}; known: {', '.join(REGISTRY)}",
-              file=sys.stderr)
+def _run(args: argparse.Namespace) -> int:
+    """``run``: every experiment of ``args`` in turn, on a Dask cluster with ``--scheduler``."""
+    if args.scheduler not in (None, "local") and args.jobs != 1:
+        print(f"--jobs sets the workers of --scheduler local; the workers of {args.scheduler} "
+              "are the cluster's own (leave out --jobs)", file=sys.stderr)
         return 2
-
-    if args.command == "run":
-        names = ([n for n, m in REGISTRY.items() if getattr(m, "IN_ALL", True)] if args.all
-                 else list(dict.fromkeys(args.names)))
+    names = ([n for n, m in REGISTRY.items() if getattr(m, "IN_ALL", True)] if args.all
+             else list(dict.fromkeys(args.names)))
+    with contextlib.ExitStack() as stack:
+        jobs, on = args.jobs, ""
+        if args.scheduler is not None:
+            workers = local_workers(args.jobs)
+            try:
+                label = stack.enter_context(scheduler_session(args.scheduler, workers=workers))
+            except SchedulerError as e:
+                print(f"--scheduler {args.scheduler}: {e}", file=sys.stderr)
+                return 2
+            # every experiment that runs instances in parallel uses the whole cluster
+            jobs, on = (workers if args.scheduler == "local" else -1), f", scheduler {label}"
         failed: dict[str, int] = {}
         t_all = time.perf_counter()
         for k, name in enumerate(names, 1):
             t0 = time.perf_counter()
             if not args.quiet:
                 print(f"[{time.strftime('%H:%M:%S')}] experiment {k}/{len(names)}: {name} "
-                      f"({'quick' if args.quick else 'full'} config, jobs={args.jobs})",
+                      f"({'quick' if args.quick else 'full'} config, jobs={jobs}{on})",
                       file=sys.stderr, flush=True)
             try:
-                folder = run_experiment(name, quick=args.quick, out=args.out, jobs=args.jobs,
+                folder = run_experiment(name, quick=args.quick, out=args.out, jobs=jobs,
                                         seed=args.seed, quiet=args.quiet, fresh=args.fresh)
             except ExperimentError as e:
                 print(f"experiment {name} FAILED: {e}", file=sys.stderr)
@@ -135,15 +161,33 @@ def main(argv: list[str] | None = None) -> int:
             if not args.quiet:
                 print(f"{name}: done in {time.perf_counter() - t0:.1f} s -> {folder}",
                       flush=True)
-        path = write_summary(args.out)
-        if not args.quiet:
-            print(f"summary -> {path} ({len(names)} experiment(s) in "
-                  f"{time.perf_counter() - t_all:.1f} s)")
-        if failed:
-            print("failed instances: " + ", ".join(f"{n} in {k}" for k, n in failed.items()),
-                  file=sys.stderr)
-            return 1
+    path = write_summary(args.out)
+    if not args.quiet:
+        print(f"summary -> {path} ({len(names)} experiment(s) in "
+              f"{time.perf_counter() - t_all:.1f} s)")
+    if failed:
+        print("failed instances: " + ", ".join(f"{n} in {k}" for k, n in failed.items()),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "list":
+        width = max(map(len, REGISTRY))
+        for name, module in REGISTRY.items():
+            print(f"{name:<{width}}  {module.DESCRIPTION}")
         return 0
+
+    unknown = [n for n in args.names if n not in REGISTRY]
+    if unknown:
+        print(f"unknown experiment(s): {', '.join(unknown)}; known: {', '.join(REGISTRY)}",
+              file=sys.stderr)
+        return 2
+
+    if args.command == "run":
+        return _run(args)
 
     # figures
     if not args.names and not present(args.out):

@@ -34,21 +34,32 @@ An experiment is a module registered in :data:`experiments.REGISTRY` with
 figures and the summary can be regenerated without re-running anything.
 
 Parallelism: :func:`parallel_map` spreads independent units (instances) over ``jobs`` processes
-with ``joblib.Parallel(n_jobs=jobs)``. Because it names no backend, the same code path runs on a
-cluster when the caller selects a joblib backend, e.g.::
+with ``joblib.Parallel(n_jobs=jobs)``; ``jobs=1`` always runs them in this process (experiments
+that time command lines or want one process pass ``jobs=1`` themselves). For ``jobs != 1`` it
+names no backend, so the same code path runs on a cluster when the caller selects a joblib
+backend. :func:`scheduler_session` does that for Dask (``python -m experiments run --scheduler
+local|tcp://HOST:PORT``)::
 
-    import joblib
-    from dask.distributed import Client
-    client = Client("scheduler-address:8786")   # registers joblib's "dask" backend
-    with joblib.parallel_config(backend="dask"):
+    with scheduler_session("local", workers=4):          # a LocalCluster of 4 processes
+        run_experiment("bipartite_scaling", out="results", jobs=-1)
+    with scheduler_session("tcp://scheduler-host:8786"):  # a running `dask scheduler`
         run_experiment("bipartite_scaling", out="results", jobs=-1)
 
-    # Ray: from ray.util.joblib import register_ray; register_ray(); then backend="ray".
-
-Neither Dask nor Ray is a dependency of exactalign; install them only on the cluster side.
+Inside it, every :func:`parallel_map` with ``jobs != 1`` goes through joblib's ``"dask"`` backend
+to all the cluster's workers; results are put back in input order, so ``rows.csv`` is the same as
+a serial run's (timing columns aside). Dask (``dask[distributed]``, in the ``experiments``
+extra) is imported only there. A scheduler at an address and its workers (the scheduler
+unpickles the tasks too) must run this checkout's code with the same library versions, Python
+and data directory (:func:`environment`, checked on connecting): start them with the checkout
+on their path, e.g. ``PYTHONPATH=/path/to/checkout .venv/bin/dask scheduler`` and ``... dask
+worker tcp://scheduler-host:8786 --nthreads 1``. Ray works the same way by hand: ``from
+ray.util.joblib import register_ray; register_ray()``, then
+``joblib.parallel_config(backend="ray")`` (Ray is not a dependency).
 
 Timings measured under ``jobs > 1`` share the machine with other units; ``meta.json`` records
-``jobs`` so such numbers can be told apart.
+``jobs`` and the Dask ``scheduler`` (``null`` without one) so such numbers can be told apart.
+Neither is part of the :func:`fingerprint`: a run resumes from a journal written with other
+``jobs`` or another scheduler.
 
 Failures, journal and resume. Every experiment hands its independent units (instances) to
 :func:`parallel_map`, the one place all instances go through. Under :func:`run_experiment`:
@@ -81,12 +92,14 @@ neither catches nor journals: exceptions propagate.
 from __future__ import annotations
 
 import base64
+import contextlib
 import copy
 import csv
 import datetime as _dt
 import hashlib
 import importlib.metadata
 import json
+import logging
 import math
 import os
 import pickle
@@ -96,7 +109,7 @@ import subprocess
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +123,7 @@ VERSIONED = ("exactalign", "highspy", "scipy", "pulp", "numpy", "joblib", "matpl
 
 #: Keys of every ``meta.json``.
 META_KEYS = ("experiment", "description", "quick", "config", "seeds", "seeding", "time_limits",
-             "versions", "python", "git", "machine", "jobs", "data", "rows", "columns",
+             "versions", "python", "git", "machine", "jobs", "scheduler", "data", "rows", "columns",
              "started", "wall_time_s", "argv", "instances", "fingerprint")
 
 #: The column of a failed instance's row: ``Type: message`` of its exception (empty otherwise).
@@ -226,16 +239,24 @@ def code_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def fingerprint(name: str, config: dict, *, quick: bool) -> str:
-    """The identity of a run's results (16 hex digits): experiment, quick flag, config (seed
-    included), :func:`code_digest`, git commit, library versions, Python and the data directory.
-    Journal entries are reused only under the same fingerprint. ``jobs`` is not part of it."""
+def environment() -> dict[str, Any]:
+    """What results depend on besides the experiment and its config: the exactalign version,
+    :func:`code_digest`, git commit, library versions, Python and the data directory. Part of
+    every :func:`fingerprint`; the workers of a Dask scheduler must report the same
+    (:func:`scheduler_session`)."""
     import exactalign
 
-    payload = {"experiment": name, "quick": bool(quick), "config": config,
-               "exactalign": getattr(exactalign, "__version__", None), "code": code_digest(),
-               "commit": git_info().get("commit"), "versions": versions(),
-               "python": platform.python_version(), "data": data_description()}
+    return {"exactalign": getattr(exactalign, "__version__", None), "code": code_digest(),
+            "commit": git_info().get("commit"), "versions": versions(),
+            "python": platform.python_version(), "data": data_description()}
+
+
+def fingerprint(name: str, config: dict, *, quick: bool) -> str:
+    """The identity of a run's results (16 hex digits): experiment, quick flag, config (seed
+    included) and the :func:`environment` (code digest, git commit, library versions, Python,
+    data directory). Journal entries are reused only under the same fingerprint. ``jobs`` and
+    the Dask scheduler are not part of it."""
+    payload = {"experiment": name, "quick": bool(quick), "config": config, **environment()}
     text = json.dumps(payload, sort_keys=True, default=repr)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -517,9 +538,10 @@ def parallel_map(fn: Callable[[Any], Any], units: Sequence[Any], *, jobs: int = 
     ``fn`` must be a module-level function (it is pickled to the workers) and each unit
     independent. Results arrive as they complete (a tqdm bar counts them when
     :func:`progress_enabled`, log lines with an ETA when :func:`progress_logged`); they are
-    returned in the order of ``units``. With ``jobs=1``
-    everything runs in this process. No backend is named, so an enclosing
-    ``joblib.parallel_config(backend="dask"|"ray"|...)`` moves the units to a cluster.
+    returned in the order of ``units`` whatever order they finish in. With ``jobs=1``
+    everything runs in this process, whatever joblib backend is configured around it. Otherwise
+    no backend is named, so an enclosing ``joblib.parallel_config(backend="dask"|"ray"|...)``
+    (:func:`scheduler_session`) moves the units to a cluster.
 
     Under :func:`run_experiment` (see the module docstring) each unit is an instance: units
     finished by an earlier, interrupted run of the same fingerprint are taken from the journal
@@ -559,7 +581,9 @@ def parallel_map(fn: Callable[[Any], Any], units: Sequence[Any], *, jobs: int = 
                    disable=not progress_enabled(quiet), unit="unit", leave=False)
     with bar:
         if todo:
-            par = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")
+            # jobs=1 names the sequential backend: it stays here even under a cluster backend
+            par = joblib.Parallel(n_jobs=jobs, backend="sequential" if jobs == 1 else None,
+                                  return_as="generator_unordered")
             for i, good, res in par(joblib.delayed(worker)(fn, i, units[i]) for i in todo):
                 if good:
                     out[i], ok[i] = res, True
@@ -571,6 +595,104 @@ def parallel_map(fn: Callable[[Any], Any], units: Sequence[Any], *, jobs: int = 
     if run is not None:
         run.total += n
     return [r for r, good in zip(out, ok, strict=True) if good]
+
+
+# ------------------------------------------------------------------------------------------
+# a Dask cluster
+# ------------------------------------------------------------------------------------------
+#: How to install what :func:`scheduler_session` needs.
+DASK_INSTALL = "pip install 'exactalign[experiments]'"
+
+#: The Dask scheduler of the :func:`scheduler_session` in progress (its label), or ``None``.
+_SCHEDULER: str | None = None
+
+
+class SchedulerError(RuntimeError):
+    """A Dask scheduler cannot be used: dask.distributed is not installed, the address does not
+    answer, or its workers cannot run this checkout's experiments (message: one line)."""
+
+
+def active_scheduler() -> str | None:
+    """The label of the Dask scheduler in use (``"local (2 workers)"``, ``"tcp://host:8786 (3
+    workers)"``), or ``None`` outside :func:`scheduler_session`."""
+    return _SCHEDULER
+
+
+def local_workers(jobs: int) -> int:
+    """The number of worker processes of a local cluster for ``--jobs jobs``: ``jobs`` when it is
+    above 1, every CPU but ``-jobs - 1`` when negative (joblib's convention: -1 = all; at
+    least 2), else 2."""
+    if jobs > 1:
+        return jobs
+    if jobs < 0:
+        return max(2, (os.cpu_count() or 1) + 1 + jobs)
+    return 2
+
+
+def _check_cluster(client, address: str) -> int:
+    """The number of ``client``'s workers, after checking that the scheduler and each worker
+    report this process's :func:`environment` (the scheduler unpickles the tasks, so it needs
+    this checkout too); :class:`SchedulerError` otherwise."""
+    start = (f"run the scheduler and its workers with this checkout on their path, its lock "
+             f"installed and the same data directory (PYTHONPATH={CHECKOUT} .venv/bin/dask "
+             f"scheduler, and ... dask worker {address} --nthreads 1)")
+    try:
+        reports = {"the scheduler": client.run_on_scheduler(environment)}
+        reports |= {f"worker {w}": env for w, env in
+                    sorted(client.run(environment).items())}
+    except Exception as e:  # e.g. a process that cannot import the experiments package
+        raise SchedulerError(f"{address} cannot run the experiments ({describe_error(e)}): "
+                             f"{start}") from e
+    if len(reports) == 1:
+        raise SchedulerError(f"the scheduler at {address} has no workers: {start}")
+    here = environment()
+    for who, env in reports.items():
+        differ = sorted(k for k in here.keys() | env.keys() if here.get(k) != env.get(k))
+        if differ:
+            raise SchedulerError(f"{who} differs from this process in {', '.join(differ)}: "
+                                 f"{start}")
+    return len(reports) - 1
+
+
+@contextlib.contextmanager
+def scheduler_session(scheduler: str, *, workers: int = 2) -> Iterator[str]:
+    """Run every :func:`parallel_map` with ``jobs != 1`` inside it on a Dask cluster, through
+    joblib's ``"dask"`` backend; yields the scheduler's label, which :func:`run_experiment`
+    records in ``meta.json`` (``"scheduler"``).
+
+    ``scheduler`` is ``"local"`` -- a ``LocalCluster`` of ``workers`` processes of one thread
+    each, no dashboard, its logging at WARNING, shut down on exit -- or the address of a running
+    scheduler (``tcp://host:8786``), which, like its workers, must report the same
+    :func:`environment` as this process (checked once, on connecting). dask.distributed is
+    imported here only; :class:`SchedulerError` (one line) when it is missing, the address does
+    not answer or the scheduler or a worker differs."""
+    global _SCHEDULER
+    try:
+        import joblib
+        from distributed import Client, LocalCluster
+    except ImportError as e:
+        raise SchedulerError(f"--scheduler needs dask.distributed, which is not installed "
+                             f"({describe_error(e)}): {DASK_INSTALL}") from e
+    with contextlib.ExitStack() as stack:
+        if scheduler == "local":
+            cluster = stack.enter_context(LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True,
+                dashboard_address=None, silence_logs=logging.WARNING))
+            client = stack.enter_context(Client(cluster))
+        else:
+            try:
+                client = stack.enter_context(Client(scheduler))
+            except (OSError, ValueError) as e:  # refused, timed out, unknown protocol
+                raise SchedulerError(f"cannot connect to the Dask scheduler at {scheduler} "
+                                     f"({describe_error(e)})") from e
+        n = _check_cluster(client, "the local cluster" if scheduler == "local" else scheduler)
+        label = f"{scheduler} ({n} worker{'s' if n != 1 else ''})"
+        stack.enter_context(joblib.parallel_config(backend="dask"))
+        previous, _SCHEDULER = _SCHEDULER, label
+        try:
+            yield label
+        finally:
+            _SCHEDULER = previous
 
 
 # ------------------------------------------------------------------------------------------
@@ -690,11 +812,12 @@ def data_description() -> str:
 
 def build_meta(name: str, module, config: dict, *, quick: bool, jobs: int, started: str,
                wall_time: float, rows: int, instances: dict | None = None,
-               fingerprint: str | None = None) -> dict[str, Any]:
+               fingerprint: str | None = None, scheduler: str | None = None) -> dict[str, Any]:
     """The ``meta.json`` record of one run (keys :data:`META_KEYS`). ``instances``: counts of
     the units :func:`parallel_map` ran (``total``, ``completed``, ``failed``, ``resumed`` from
     the journal); ``wall_time_s`` is this invocation's, without the time of a resumed run's
-    earlier part."""
+    earlier part; ``scheduler`` the Dask scheduler the instances ran on
+    (:func:`scheduler_session`), ``None`` for joblib's own processes."""
     return {
         "experiment": name,
         "description": module.DESCRIPTION,
@@ -710,6 +833,7 @@ def build_meta(name: str, module, config: dict, *, quick: bool, jobs: int, start
         "git": git_info(),
         "machine": machine(),
         "jobs": jobs,
+        "scheduler": scheduler,
         "data": {"used": module.DATA_SOURCE, "data_dir": data_description()},
         "rows": rows,
         "columns": columns_of(module),
@@ -739,9 +863,11 @@ def run_experiment(name: str, *, quick: bool = False, out: str | Path = "results
                    reg: dict | None = None, fresh: bool = False) -> Path:
     """Run experiment ``name`` and write ``<out>/<name>/rows.csv`` and ``meta.json``.
 
-    Instances that fail become error rows (counted in ``meta.json``'s ``instances``); finished
-    instances are journaled and an interrupted run resumes from the journal of the same
-    :func:`fingerprint` (``fresh=True`` discards it first); see the module docstring. An
+    Inside :func:`scheduler_session` its instances run on that Dask cluster (``jobs != 1``)
+    and ``meta.json`` names it. Instances that fail become error rows (counted in
+    ``meta.json``'s ``instances``); finished instances are journaled and an interrupted run
+    resumes from the journal of the same :func:`fingerprint` (``fresh=True`` discards it
+    first); see the module docstring. An
     :class:`ExperimentError` (a violated invariant) or an interrupt propagates and writes
     nothing but the journal. Figures left by an earlier run in that folder are removed once
     the new CSV is written (they no longer match it); :func:`make_figures` draws new ones.
@@ -782,7 +908,8 @@ def run_experiment(name: str, *, quick: bool = False, out: str | Path = "results
     folder.mkdir(parents=True, exist_ok=True)
     write_rows(folder / "rows.csv", rows, columns)
     meta = build_meta(name, module, config, quick=quick, jobs=jobs, started=started,
-                      wall_time=wall, rows=len(rows), instances=run.counts(), fingerprint=fp)
+                      wall_time=wall, rows=len(rows), instances=run.counts(), fingerprint=fp,
+                      scheduler=_SCHEDULER)
     write_json(folder / "meta.json", meta)
     for fig in module.FIGURES:
         for path in (folder / fig, *_plot().sibling_paths(folder / fig)):
@@ -1035,10 +1162,12 @@ def write_summary(out: str | Path = "results", reg: dict | None = None) -> Path:
                 if instances.get("resumed"):
                     counted += f", {instances['resumed']} resumed from an interrupted run"
                 counted += "; "
+            on_scheduler = (f" on the Dask scheduler {meta['scheduler']}"
+                            if meta.get("scheduler") else "")
             parts += [f"Run: {'quick' if meta.get('quick') else 'full'} config, seed "
                       f"{meta.get('config', {}).get('seed')}, {counted}{meta.get('rows')} rows "
                       f"in {meta.get('wall_time_s', float('nan')):.1f} s with jobs="
-                      f"{meta.get('jobs')}, commit `{commit[:12]}`{dirty}{other}, "
+                      f"{meta.get('jobs')}{on_scheduler}, commit `{commit[:12]}`{dirty}{other}, "
                       f"{meta.get('machine', {}).get('cpu_count')} CPUs. "
                       f"Data: {meta.get('data', {}).get('used')}", ""]
         if failed:
