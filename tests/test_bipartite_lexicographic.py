@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactalign.core.errors import InfeasibleAlignmentError
+from exactalign.core.errors import InfeasibleAlignmentError, InputError
 from exactalign.core.result import Status
 from exactalign.problems import bipartite as B
 
@@ -68,3 +68,15 @@ def test_lexicographic_reports_its_primary_and_status():
     r = B.lexicographic(inst, [1, 0, 0, 0], maximize=False)
     assert r.status is Status.OPTIMAL and r.objective == 0.0 and r.details["primary"] == 2.0
     assert B.co_optimal_range(inst, [1, 0, 0, 0]) == (0.0, 1.0)
+
+
+def test_primary_weights_keep_zero_weight_pairs_optional():
+    # pairs (0,0) and (1,1); the held weight is 1 and 0: both {(0,0)} and {(0,0),(1,1)} are
+    # optimal (weight 1), and a secondary that counts (1,1) ranges over 0..1
+    inst = B.BipartiteInstance.from_pairs([[0, 0], [1, 1]], [1.0, 1.0], 2, 2)
+    assert B.co_optimal_range(inst, [0.0, 1.0], primary=[1.0, 0.0],
+                                      optimum=1.0) == (0.0, 1.0)
+    w = B.witness(inst, [[1, 1]], primary=[1.0, 0.0], optimum=1.0)
+    assert w.add.tolist() == [[0, 0]] and w.remove.tolist() == [] and w.gain == 1.0
+    with pytest.raises(InputError, match="optimum of the primary"):
+        B.lexicographic(inst, [0.0, 1.0], primary=[1.0, 0.0])

@@ -66,3 +66,54 @@ def test_certificate_bounds_every_alignment_and_proves_exact(inst):
         al = B.solve(inst, name).alignment
         # every certificate is that of an optimum: a heuristic's bound is the optimum itself
         assert B.certify(inst, al).bound == pytest.approx(exact.objective, abs=TOL)
+
+
+@given(bipartite_instances(max_pairs=B.UNIQUE_MAX_PAIRS, kinds=("1:1",)))
+def test_unique_optimum_shortcut_is_the_assignment_solvers_alignment(inst):
+    """Tiny 1:1 components skip scipy when their optimum is unique; then the alignment (not
+    only its weight) is linear_sum_assignment's, and on a tie the shortcut declines."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    edges = B._unique_optimum_edges(inst)
+    if inst.num_pairs == 0:
+        return
+    ri, ci = linear_sum_assignment(inst.to_dense(), maximize=True)
+    lsa = inst.pair_index(np.stack([ri, ci], axis=1)[inst.to_dense()[ri, ci] != 0])
+    best, _ = B.brute_force(inst)
+    if edges is None:   # declined: some other alignment is (nearly) as heavy
+        return
+    assert float(inst.weights[edges].sum()) == pytest.approx(best, abs=TOL)
+    assert sorted(edges.tolist()) == sorted(lsa.tolist())
+
+
+def test_unique_optimum_shortcut_declines_ties():
+    import numpy as np
+
+    tied = B.BipartiteInstance(2, 2, np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1]),
+                               np.array([1.0, 1.0, 1.0, 1.0]))
+    assert B._unique_optimum_edges(tied) is None
+    clear = B.BipartiteInstance(2, 2, np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1]),
+                                np.array([3.0, 1.0, 1.0, 3.0]))
+    assert sorted(B._unique_optimum_edges(clear).tolist()) == [0, 3]
+
+
+@given(bipartite_instances(max_ref=40, max_pred=40))
+def test_propagated_components_equal_scipys(inst):
+    """Small shallow graphs get their component labels without scipy; they are scipy's."""
+    import numpy as np
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components
+
+    from exactalign.core import decompose
+
+    n = inst.n_ref + inst.n_pred
+    u, v = inst.rows.astype(np.int64), inst.cols.astype(np.int64) + inst.n_ref
+    g = sp.coo_array((np.ones(len(u), dtype=np.int8), (u, v)), shape=(n, n))
+    count, labels = connected_components(g, directed=False)
+    for rounds in (0, 1, 2, decompose.PROPAGATION_ROUNDS, n + 1):
+        found = decompose._propagated_labels(n, u, v, rounds)
+        if found is not None:
+            assert found[0] == count
+            assert found[1].tolist() == labels.tolist()
+    assert decompose._propagated_labels(n, u, v, n + 1) is not None   # n rounds always settle

@@ -555,3 +555,40 @@ def test_cli_documents_and_usage_errors(capsys, files):
     assert "document (ex); part 000" in out and "all documents (counts summed)" in out
     code, _, err = run(capsys, "coref", *files, "--metric", "f1")
     assert code == 2 and "invalid choice: 'f1'" in err
+
+
+@pytest.mark.parametrize("repeats", [False, True], ids=["disjoint", "with-repeats"])
+def test_membership_joins_equal_the_sparse_products_bit_for_bit(repeats):
+    """The metrics join memberships with numpy instead of multiplying scipy.sparse incidence
+    matrices (scipy stays unimported on small inputs); every number, B³'s order-dependent float
+    sums included, is the one the sparse products gave."""
+    import scipy.sparse as sp
+
+    def one_hot(of, n_chains):
+        ids = np.flatnonzero(of >= 0)
+        return sp.csr_array((np.ones(len(ids), dtype=np.int64), (ids, of[ids])),
+                            shape=(len(of), n_chains))
+
+    rng = np.random.default_rng(11 + repeats)
+    for _ in range(300):
+        n_ids = int(rng.integers(1, 30))
+        if repeats:
+            K, R = random_chains(rng, n_ids, True), random_chains(rng, n_ids, True)
+        else:
+            K, R = random_partition(rng, n_ids), random_partition(rng, n_ids)
+        d = identified(K, R, n_ids)
+        Kc, Rc = d.key_counts, d.response_counts
+        n = Rc @ one_hot(d.key_of, len(K))
+        c = Rc @ (Kc > 0).astype(np.int64).T
+        nc = (n * c).tocoo()
+        b = coref.b_cubed(d)
+        assert b.recall_num == (float((nc.data / d.key_sizes[nc.col]).sum()) if nc.nnz else 0.0)
+        assert b.precision_num == (float((nc.data / d.response_sizes[nc.row]).sum())
+                                   if nc.nnz else 0.0)
+        m = n.tocoo()
+        assert coref.muc(d).recall_num == float(np.maximum(m.data - 1, 0).sum())
+        inter = (Kc @ (Rc > 0).astype(np.int64).T).tocoo()
+        inst = coref.ceaf_instance(d, "mention")
+        got = dict(zip(zip(inst.rows.tolist(), inst.cols.tolist()), inst.weights.tolist()))
+        assert got == {(int(i), int(j)): float(v)
+                       for i, j, v in zip(inter.row, inter.col, inter.data)}

@@ -437,3 +437,34 @@ def test_missing_token_table_warns_and_known_ids_pass():
     assert ev.scores["kbp"].micro().f1 == 1.0
     with pytest.raises(ValueError, match="char mode"):
         evaluate(parse_tbf("", mode="char"), s)
+
+
+def test_span_overlap_equals_the_incidence_product():
+    """Unit overlaps are counted through an index from unit to gold mentions (no scipy on
+    one-document runs); they equal the product of the two unit-incidence matrices, pair for
+    pair, in (gold, system) order."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    from exactalign.io.tbf import Mention
+    from exactalign.metrics.nugget.instances import span_overlap
+
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        def mentions(k):
+            return [Mention(f"m{i}", tuple(f"t{t}" for t in rng.choice(12, int(rng.integers(1, 4)),
+                                                                     replace=False)), ("E", "R"))
+                    for i in range(k)]
+        gold, system = mentions(int(rng.integers(0, 6))), mentions(int(rng.integers(0, 6)))
+        r, c, inter = span_overlap(gold, system)
+        vocab = {f"t{t}": t for t in range(12)}
+
+        def incidence(side):
+            rows = [i for i, m in enumerate(side) for _ in m.units]
+            cols = [vocab[u] for m in side for u in m.units]
+            return sp.csr_array((np.ones(len(rows)), (rows, cols)), shape=(len(side), 12))
+
+        want = (incidence(gold) @ incidence(system).T).todok()
+        assert dict(zip(zip(r.tolist(), c.tolist()), inter.tolist())) == {
+            (int(i), int(j)): float(v) for (i, j), v in want.items() if v}
+        assert list(zip(r.tolist(), c.tolist())) == sorted(zip(r.tolist(), c.tolist()))

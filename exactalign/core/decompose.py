@@ -1,13 +1,25 @@
 """Independent connected components of a bipartite candidate graph, found and grouped with
-vectorised numpy/scipy (no per-node Python loops), so each can be solved on its own."""
+vectorised numpy/scipy (no per-node Python loops), so each can be solved on its own.
+
+Labels are those of ``scipy.sparse.csgraph.connected_components`` (components numbered in
+the order of their smallest node, references ``0 .. n_left - 1`` before predictions). A small
+graph whose components are all shallow -- every node within :data:`PROPAGATION_ROUNDS` hops of
+its component's smallest node, as in the star-shaped components of most documents -- gets
+those labels from a vectorised minimum-label propagation, without importing scipy (a third of
+a second of a one-document command); any other graph, and every graph once scipy's graph
+module is loaded anyway, goes to scipy. Either way the labels are the same."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
+
+#: Graphs of at most this many nodes try :func:`_propagated_labels` before scipy.
+PROPAGATION_MAX_NODES = 4096
+#: Rounds :func:`_propagated_labels` runs before it hands the graph to scipy.
+PROPAGATION_ROUNDS = 8
 
 
 def _groups(labels: np.ndarray, count: int):
@@ -50,13 +62,44 @@ class BipartiteComponents:
         return lo[lp[k]:lp[k + 1]], ro[rp[k]:rp[k + 1]], eo[ep[k]:ep[k + 1]]
 
 
+def _propagated_labels(n: int, u: np.ndarray, v: np.ndarray,
+                       rounds: int) -> tuple[int, np.ndarray] | None:
+    """``(count, labels)`` of the undirected graph on nodes ``0 .. n - 1`` with edges
+    ``(u[e], v[e])``, numbered as scipy numbers them; ``None`` when ``rounds`` rounds of
+    minimum-label propagation have not reached a fixed point.
+
+    Every node starts with its own index and each round takes the minimum over its edges.
+    Labels only decrease and only ever hold an index of the node's own component, so at a
+    fixed point (every edge joins equal labels) each component carries one label, which is
+    its smallest node's index (that node never sees a smaller one). Renumbering those by
+    rank gives the components in the order of their smallest node: scipy's order (its
+    traversal starts a new component at each unlabelled node, in index order)."""
+    lab = np.arange(n, dtype=np.int64)
+    for done in range(rounds + 1):
+        lu, lv = lab[u], lab[v]
+        if bool((lu == lv).all()):
+            roots = lab == np.arange(n)
+            return int(roots.sum()), (np.cumsum(roots) - 1)[lab]
+        if done == rounds:
+            return None
+        m = np.minimum(lu, lv)
+        np.minimum.at(lab, u, m)
+        np.minimum.at(lab, v, m)
+    return None  # pragma: no cover - the loop always returns
+
+
 def bipartite_components(n_left: int, n_right: int, rows: np.ndarray,
                          cols: np.ndarray) -> BipartiteComponents:
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
     n = n_left + n_right
-    g = sp.coo_array((np.ones(len(rows), dtype=np.int8), (rows, cols + n_left)), shape=(n, n))
-    count, labels = connected_components(g, directed=False)
+    found = None
+    if n <= PROPAGATION_MAX_NODES and "scipy.sparse.csgraph" not in sys.modules:
+        found = _propagated_labels(n, rows, cols + n_left, PROPAGATION_ROUNDS)
+    if found is None:
+        count, labels = _scipy_labels(n, rows, cols + n_left)
+    else:
+        count, labels = found
     labels = labels.astype(np.int64)
     ll, rl = labels[:n_left], labels[n_left:]
     el = ll[rows] if len(rows) else np.zeros(0, dtype=np.int64)
@@ -66,3 +109,12 @@ def bipartite_components(n_left: int, n_right: int, rows: np.ndarray,
         left_local=_local(*left, ll), right_local=_local(*right, rl),
         _left=left, _right=right, _edges=edges,
     )
+
+
+def _scipy_labels(n: int, u: np.ndarray, v: np.ndarray) -> tuple[int, np.ndarray]:
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components
+
+    g = sp.coo_array((np.ones(len(u), dtype=np.int8), (u, v)), shape=(n, n))
+    count, labels = connected_components(g, directed=False)
+    return int(count), labels

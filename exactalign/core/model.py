@@ -15,11 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from .errors import InputError
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 MAXIMIZE = "max"
 MINIMIZE = "min"
@@ -55,6 +58,8 @@ class LinearModel:
         if c.ndim != 1:
             raise InputError("LinearModel: c must be one-dimensional")
         n = c.shape[0]
+        import scipy.sparse as sp  # here: a model is built only on the solver paths
+
         A = sp.csr_array(self.A, dtype=np.float64)
         if A.ndim != 2 or A.shape[1] != n:
             raise InputError(f"LinearModel: A has shape {A.shape}, expected (m, {n})")

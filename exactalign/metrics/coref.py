@@ -59,9 +59,13 @@ repetitions)
   Precision swaps key and response. Computed on the identified chains above.
 * The CoNLL average: the mean of the MUC, B³ and CEAFe F1s (corpus level: of the corpus F1s).
 
-Everything between documents' chains is computed with ``scipy.sparse`` incidence matrices
-(chains x mention ids) and their products; no Python loop runs over pairs of entities or of
-mentions.
+Everything between documents' chains is computed on memberships -- ``(chain, mention id,
+count)`` arrays, the incidence matrices chains x ids in sparse form -- whose products are
+joins by mention id, vectorised with numpy; no Python loop runs over pairs of entities or of
+mentions, and scipy is not imported (a third of a second at every start of the command). Where
+a sum of floats depends on the order of its terms (B³), the terms are summed in the order
+``scipy.sparse`` produced them when it computed these products, so every number is the one it
+gave (``tests/test_coref.py`` compares the two on random chains).
 """
 
 from __future__ import annotations
@@ -69,15 +73,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..core.errors import InputError
 from ..core.result import Result, combine_results
 from ..io.conll import Document, Mention, pair_documents, read_conll
 from ..problems import bipartite
 from .aggregation import PRF, prf_dict
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+
+#: ``(chain, id, count)`` int64 arrays, sorted by chain then id (:func:`_members`).
+Members = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 #: The metrics, in the reference scorer's names and order (plus LEA).
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
@@ -115,15 +125,26 @@ class Identified:
     def n_ids(self) -> int:
         return len(self.spans)
 
-    # -- incidence matrices (chains x ids) ---------------------------------------------------
+    # -- incidence (chains x ids) -----------------------------------------------------------
+    @cached_property
+    def key_members(self) -> Members:
+        """``(chain, id, count)``: id ``id`` occurs ``count`` times in key chain ``chain``, for
+        every pair with a positive count, sorted by chain then id (:func:`_members`)."""
+        return _members(self.key_chains, self.n_ids)
+
+    @cached_property
+    def response_members(self) -> Members:
+        return _members(self.response_chains, self.n_ids)
+
     @cached_property
     def key_counts(self) -> sp.csr_array:
-        """``C[k, i]`` = how many times id ``i`` occurs in key chain ``k``."""
-        return _incidence(self.key_chains, self.n_ids)
+        """``C[k, i]`` = how many times id ``i`` occurs in key chain ``k`` (the
+        :attr:`key_members` as a ``scipy.sparse`` matrix; the metrics do not use it)."""
+        return _incidence(self.key_members, len(self.key_chains), self.n_ids)
 
     @cached_property
     def response_counts(self) -> sp.csr_array:
-        return _incidence(self.response_chains, self.n_ids)
+        return _incidence(self.response_members, len(self.response_chains), self.n_ids)
 
     @cached_property
     def key_sizes(self) -> np.ndarray:
@@ -136,34 +157,88 @@ class Identified:
     @cached_property
     def key_of(self) -> np.ndarray:
         """Per id, the last key chain containing it (-1: none) -- the Perl ``Indexa``."""
-        return _last_chain(self.key_counts, self.n_ids)
+        return _last_chain(self.key_members, self.n_ids)
 
     @cached_property
     def response_of(self) -> np.ndarray:
-        return _last_chain(self.response_counts, self.n_ids)
+        return _last_chain(self.response_members, self.n_ids)
 
 
-def _incidence(chains: Sequence[np.ndarray], n: int) -> sp.csr_array:
-    rows = np.repeat(np.arange(len(chains), dtype=np.int64),
-                     [len(c) for c in chains]) if chains else np.zeros(0, np.int64)
-    cols = np.concatenate(chains) if chains else np.zeros(0, np.int64)
-    m = sp.csr_array((np.ones(len(cols), dtype=np.int64), (rows, cols)), shape=(len(chains), n))
-    m.sum_duplicates()
-    return m
+# --------------------------------------------------------------------------------------------
+# memberships and the products of incidence matrices, as groups of pairs
+# --------------------------------------------------------------------------------------------
+def _members(chains: Sequence[np.ndarray], n: int) -> Members:
+    """``(chain, id, count)`` of the incidence matrix chains x ids (``count`` the repetitions
+    of ``id`` in ``chain``), its nonzeros in the canonical sparse order: by chain, then id."""
+    if not chains:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    w = max(n, 1)
+    rows = np.repeat(np.arange(len(chains), dtype=np.int64), [len(c) for c in chains])
+    codes, counts = np.unique(rows * w + np.concatenate(chains), return_counts=True)
+    return codes // w, codes % w, counts.astype(np.int64)
 
 
-def _last_chain(counts: sp.csr_array, n: int) -> np.ndarray:
-    coo = counts.tocoo()
+def _incidence(members: Members, n_chains: int, n: int) -> sp.csr_array:
+    import scipy.sparse as sp
+
+    chain, ids, count = members
+    return sp.csr_array((count, (chain, ids)), shape=(n_chains, n))
+
+
+def _last_chain(members: Members, n: int) -> np.ndarray:
+    chain, ids, _ = members
     last = np.full(n, -1, dtype=np.int64)
-    np.maximum.at(last, coo.col, coo.row)
+    np.maximum.at(last, ids, chain)
     return last
 
 
-def _one_hot(of: np.ndarray, n_chains: int) -> sp.csr_array:
-    """``ids x chains`` matrix with a 1 at ``(i, of[i])`` for every id that has a chain."""
-    ids = np.flatnonzero(of >= 0)
-    return sp.csr_array((np.ones(len(ids), dtype=np.int64), (ids, of[ids])),
-                        shape=(len(of), n_chains))
+def _grouped(a: np.ndarray, b: np.ndarray, values: np.ndarray, n_b: int):
+    """The sum of ``values`` over each distinct pair ``(a[e], b[e])``: ``(codes, sums,
+    first)``, ``codes`` ``a * max(n_b, 1) + b`` ascending and ``first`` the position where the
+    pair first occurs in the sequence."""
+    codes, first, inverse = np.unique(a * max(n_b, 1) + b, return_index=True,
+                                      return_inverse=True)
+    sums = np.zeros(len(codes), dtype=np.int64)
+    np.add.at(sums, inverse.ravel(), values)
+    return codes, sums, first
+
+
+def _by_chain_of(members: Members, of: np.ndarray, n_other: int):
+    """``C @ H`` as :func:`_grouped` pairs (chain, other chain): ``C`` the incidence counts
+    of ``members``, ``H`` the ids x other chains matrix with a 1 at ``(i, of[i])`` for every id
+    that has one (``of[i] >= 0``) -- how many of a chain's mentions have each chain as theirs.
+    The sequence is that of the sparse product's traversal: memberships in order."""
+    chain, ids, count = members
+    other = of[ids]
+    ok = other >= 0
+    return _grouped(chain[ok], other[ok], count[ok], n_other)
+
+
+def _shared(a: Members, b: Members, n_ids: int, n_b: int):
+    """``A @ (B > 0).T`` as :func:`_grouped` pairs (a chain, b chain): for every pair of
+    chains sharing an id, the sum of ``A``'s counts of the shared ids. The sequence is that of
+    the sparse product's traversal: ``a``'s memberships in order, each id's ``b`` chains
+    ascending."""
+    a_chain, a_id, a_count = a
+    b_chain, b_id, _ = b
+    b_by_id = b_chain[np.lexsort((b_chain, b_id))]
+    ptr = np.zeros(n_ids + 1, dtype=np.int64)
+    np.cumsum(np.bincount(b_id, minlength=n_ids), out=ptr[1:])
+    deg = ptr[a_id + 1] - ptr[a_id]
+    src = np.repeat(np.arange(len(a_id)), deg)
+    pos = np.repeat(ptr[a_id] - (np.cumsum(deg) - deg), deg) + np.arange(int(deg.sum()))
+    return _grouped(a_chain[src], b_by_id[pos], a_count[src], n_b)
+
+
+def _descending_first_touch(codes: np.ndarray, first: np.ndarray, n_b: int) -> bool:
+    """Whether, in every row, the columns of a sparse product stand in descending order of
+    first occurrence -- i.e. whether scipy's product (which stores a row's columns in reverse
+    order of first occurrence) came out in canonical, column-sorted form."""
+    seq = codes[np.argsort(first, kind="stable")]
+    w = max(n_b, 1)
+    rows, cols = seq // w, seq % w
+    return bool(np.all((rows[1:] != rows[:-1]) | (cols[1:] < cols[:-1])))
 
 
 def identify(key: Document, response: Document) -> Identified:
@@ -210,8 +285,8 @@ def identify(key: Document, response: Document) -> Identified:
 def muc(d: Identified) -> PRF:
     """MUC as ``MUCScorer``: a response chain's correct links are its mentions, grouped by
     their key chain, minus one per group."""
-    n = (d.response_counts @ _one_hot(d.key_of, len(d.key_chains))).tocoo()  # R x K
-    correct = float(np.maximum(n.data - 1, 0).sum())
+    _, n, _ = _by_chain_of(d.response_members, d.key_of, len(d.key_chains))  # R x K
+    correct = float(np.maximum(n - 1, 0).sum())
     key_links = float(np.maximum(d.key_sizes - 1, 0).sum())
     response_links = float(np.maximum(d.response_sizes - 1, 0).sum())
     return PRF(correct, key_links, correct, response_links)
@@ -220,36 +295,54 @@ def muc(d: Identified) -> PRF:
 def b_cubed(d: Identified) -> PRF:
     """B³ as ``BCUBED``: each response mention ``m`` of chain ``R`` scores ``c/|R|`` in
     precision and ``c/|K|`` in recall, ``K`` its key chain and ``c`` how many mentions of ``R``
-    are in ``K``."""
-    nK = len(d.key_chains)
-    n = d.response_counts @ _one_hot(d.key_of, nK)                          # positions by K
-    c = d.response_counts @ (d.key_counts > 0).astype(np.int64).T          # |R ∩ K|
-    nc = (n * c).tocoo()                                                   # R x K
-    r_num = float((nc.data / d.key_sizes[nc.col]).sum()) if nc.nnz else 0.0
-    p_num = float((nc.data / d.response_sizes[nc.row]).sum()) if nc.nnz else 0.0
+    are in ``K``.
+
+    The two sums of fractions are taken in the order scipy's element-wise product ``n * c``
+    (of the sparse ``R x K`` products below) stored its terms, so that they round as they did:
+    by ``R``, then ascending ``K`` when both products came out column-sorted (canonical; then
+    the merge keeps that order), else in the order the first product met each ``K``."""
+    rows, cols, nc = _b_cubed_terms(d)
+    r_num = float((nc / d.key_sizes[cols]).sum()) if len(nc) else 0.0
+    p_num = float((nc / d.response_sizes[rows]).sum()) if len(nc) else 0.0
     return PRF(r_num, float(d.key_sizes.sum()), p_num, float(d.response_sizes.sum()))
+
+
+def _b_cubed_terms(d: Identified) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(R, K, n c)`` for every pair of a response chain ``R`` and a key chain ``K`` that is the
+    chain of some of its mentions: ``n`` those mentions (with repetitions), ``c`` the mentions
+    of ``R`` in ``K`` -- in the order of scipy's ``n * c`` (see :func:`b_cubed`)."""
+    nK = len(d.key_chains)
+    w = max(nK, 1)
+    n_codes, n, n_first = _by_chain_of(d.response_members, d.key_of, nK)   # positions by K
+    c_codes, c, c_first = _shared(d.response_members, d.key_members, d.n_ids, nK)  # |R ∩ K|
+    nc = n * c[np.searchsorted(c_codes, n_codes)]
+    if not (_descending_first_touch(n_codes, n_first, nK)
+            and _descending_first_touch(c_codes, c_first, nK)):
+        order = np.argsort(n_first, kind="stable")
+        n_codes, nc = n_codes[order], nc[order]
+    return n_codes // w, n_codes % w, nc
 
 
 def lea(d: Identified) -> PRF:
     """LEA (coval's ``lea``): recall over key chains, precision over response chains."""
-    r_num = _lea_side(d.key_counts, d.key_sizes, d.response_of, d.response_sizes)
-    p_num = _lea_side(d.response_counts, d.response_sizes, d.key_of, d.key_sizes)
+    r_num = _lea_side(d.key_members, d.key_sizes, d.response_of, d.response_sizes)
+    p_num = _lea_side(d.response_members, d.response_sizes, d.key_of, d.key_sizes)
     return PRF(r_num, float(d.key_sizes.sum()), p_num, float(d.response_sizes.sum()))
 
 
-def _lea_side(counts: sp.csr_array, sizes: np.ndarray, other_of: np.ndarray,
+def _lea_side(members: Members, sizes: np.ndarray, other_of: np.ndarray,
               other_sizes: np.ndarray) -> float:
     if not len(sizes):
         return 0.0
-    n = (counts @ _one_hot(other_of, len(other_sizes))).tocoo()  # positions by other chain
+    codes, n, _ = _by_chain_of(members, other_of, len(other_sizes))  # positions by other chain
     common = np.zeros(len(sizes))
-    np.add.at(common, n.row, n.data * (n.data - 1) / 2)
+    # whole numbers: their float sums are exact in any order
+    np.add.at(common, codes // max(len(other_sizes), 1), n * (n - 1) / 2)
     links = sizes * (sizes - 1) / 2
     single = np.flatnonzero(sizes == 1)
     if len(single):
-        coo = counts[single].tocoo()                   # the one id of each singleton chain
-        mention = np.empty(len(single), dtype=np.int64)
-        mention[coo.row] = coo.col
+        chain, ids, _ = members
+        mention = ids[(sizes == 1)[chain]]   # the one id of each singleton chain, in order
         other = other_of[mention]
         ok = other >= 0
         common[single] = 0.0
@@ -262,15 +355,16 @@ def ceaf_instance(d: Identified, phi: str) -> bipartite.BipartiteInstance:
     """The CEAF alignment problem: key entities (reference side) x response entities, weight
     ``φ3 = |K∩R|`` (``phi="mention"``) or ``φ4 = 2|K∩R|/(|K|+|R|)`` (``"entity"``); ``|K∩R|``
     counts the mentions of ``K`` that ``R`` contains (the Perl ``SIMEntityBased``)."""
-    inter = (d.key_counts @ (d.response_counts > 0).astype(np.int64).T).tocoo()  # K x R
+    nR = len(d.response_chains)
+    codes, inter, _ = _shared(d.key_members, d.response_members, d.n_ids, nR)  # K x R
+    rows, cols = codes // max(nR, 1), codes % max(nR, 1)
     if phi == "mention":
-        w = inter.data.astype(np.float64)
+        w = inter.astype(np.float64)
     elif phi == "entity":
-        w = 2.0 * inter.data / (d.key_sizes[inter.row] + d.response_sizes[inter.col])
+        w = 2.0 * inter / (d.key_sizes[rows] + d.response_sizes[cols])
     else:
         raise ValueError(f"unknown CEAF similarity {phi!r}; choose 'mention' or 'entity'")
-    return bipartite.BipartiteInstance(len(d.key_chains), len(d.response_chains), inter.row,
-                                       inter.col, w, "1:1")
+    return bipartite.BipartiteInstance(len(d.key_chains), nR, rows, cols, w, "1:1")
 
 
 @dataclass(frozen=True)
@@ -347,7 +441,7 @@ def blanc(d: Identified) -> Blanc:
     produce it); a chain holding an id twice links it to itself, and an id in two chains has a
     non-coreference link to itself -- which only repeated mentions can cause."""
     n = d.n_ids
-    k, r = _links(d.key_counts, n), _links(d.response_counts, n)
+    k, r = _links(d.key_members, n), _links(d.response_members, n)
     common = k.present & r.present
     m = int(common.sum())
 
@@ -371,20 +465,24 @@ class _LinkSets:
     n_noncoref: int
 
 
-def _links(counts: sp.csr_array, n: int) -> _LinkSets:
+def _links(members: Members, n: int) -> _LinkSets:
     """Coreference links: pairs (a < b) sharing a chain, plus (a, a) for an id twice in one
     chain. Non-coreference links: pairs (a < b) with ``a`` in some chain and ``b`` in another --
     i.e. all present pairs except those where every chain holding one holds the other
     (``c(a) c(b) == M[a, b]``, ``c`` = chains per id, ``M`` = chains holding both) -- plus
     (a, a) for an id in two chains."""
-    S = (counts > 0).astype(np.int64)
-    c = np.asarray(S.sum(axis=0)).ravel()
-    M = (S.T @ S).tocoo()
-    up = M.row < M.col
-    a, b, both = M.row[up].astype(np.int64), M.col[up].astype(np.int64), M.data[up]
-    codes = a * n + b
-    cc = counts.tocoo()
-    twice = np.unique(cc.col[cc.data >= 2]).astype(np.int64)
+    chain, ids, count = members
+    c = np.bincount(ids, minlength=n).astype(np.int64)
+    # every pair a < b of ids within a chain (ids ascending within each chain), then per pair
+    # the number of chains holding both: M off the diagonal
+    size = np.bincount(chain, minlength=int(chain.max()) + 1 if len(chain) else 0)
+    start = np.cumsum(size) - size
+    after = size[chain] - 1 - (np.arange(len(chain)) - start[chain])  # later ids, same chain
+    src = np.repeat(np.arange(len(chain)), after)
+    dst = src + np.arange(int(after.sum())) - np.repeat(np.cumsum(after) - after, after) + 1
+    codes, both = np.unique(ids[src] * n + ids[dst], return_counts=True)
+    a, b = codes // max(n, 1), codes % max(n, 1)
+    twice = np.unique(ids[count >= 2])
     coref = np.union1d(codes, twice * n + twice)
     blocked = np.sort(codes[both == c[a] * c[b]])
     present = c > 0

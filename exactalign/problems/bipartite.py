@@ -17,7 +17,8 @@ kind      a reference item is matched to          a predicted item is matched to
 The four faces of the problem (:mod:`exactalign.registry` lists every problem's):
 
 * exact: :func:`ilp_model` (every kind, through any backend) and :func:`exact_special` (the
-  assignment problem for 1:1 -- ``linear_sum_assignment`` on small components, a sparse
+  assignment problem for 1:1 -- stars by their best pair, tiny components with a unique
+  optimum by enumeration, ``linear_sum_assignment`` on other small components, a sparse
   Jonker-Volgenant matching on large ones -- and closed forms for the other kinds);
 * heuristics reproducing published procedures, with their tie-breaking: :func:`greedy`,
   :func:`pilot2015`, :func:`ref_order`;
@@ -33,11 +34,9 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse.csgraph import min_weight_full_bipartite_matching
 
 from ..core.arrays import frozen as _frozen
 from ..core.decompose import bipartite_components
@@ -50,6 +49,12 @@ from ..core.errors import (
 from ..core.model import binary_model
 from ..core.result import Result, Status, close, worst_status
 from ..core.solve import SolveOptions, remaining, solve_model, verified_result
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+
+# scipy (sparse matrices, the assignment solvers) is imported by the functions that use it, not
+# here: a one-document command whose components are all tiny never loads it (0.6 s of start-up).
 
 #: kind -> (capacity of a reference item, capacity of a predicted item); None = unlimited.
 KINDS: dict[str, tuple[int | None, int | None]] = {
@@ -65,6 +70,15 @@ DENSE_CELLS = 40_000
 
 #: brute_force refuses instances with more candidate pairs than this.
 BRUTE_MAX_PAIRS = 20
+
+#: 1:1 instances (or components) with at most this many candidate pairs are first solved by
+#: :func:`_unique_optimum_edges`, which needs no scipy; it answers only when the optimum is
+#: unique, so the answer is the one ``linear_sum_assignment`` would give.
+UNIQUE_MAX_PAIRS = 12
+
+#: :func:`_unique_optimum_edges` calls an optimum unique when every other alignment is lighter
+#: by more than this, relative to ``max(1, optimum)``.
+UNIQUE_MARGIN = 1e-9
 
 
 @dataclass(frozen=True, eq=False)
@@ -136,6 +150,8 @@ class BipartiteInstance:
 
     @classmethod
     def from_sparse(cls, S, kind: str = "1:1") -> BipartiteInstance:
+        import scipy.sparse as sp
+
         S = sp.coo_array(S)
         S.sum_duplicates()
         return cls(S.shape[0], S.shape[1], S.row, S.col, S.data, kind)
@@ -160,6 +176,8 @@ class BipartiteInstance:
         return KINDS[self.kind]
 
     def to_sparse(self) -> sp.csr_array:
+        import scipy.sparse as sp
+
         return sp.csr_array((self.weights, (self.rows, self.cols)),
                             shape=(self.n_ref, self.n_pred))
 
@@ -251,6 +269,8 @@ def check(inst: BipartiteInstance, alignment) -> float:
 def ilp_model(inst: BipartiteInstance):
     """The ILP: one binary per candidate pair, one ``<= 1`` row per capacity-1 item that has two
     or more candidates (a single candidate is already bounded by the variable's bound)."""
+    import scipy.sparse as sp
+
     E = inst.num_pairs
     ref_cap, pred_cap = inst.caps
     blocks = []
@@ -333,12 +353,52 @@ def _assignment_edges(inst: BipartiteInstance) -> np.ndarray:
         return _best_per(inst.rows, inst.weights, inst.cols)
     if p == 1:
         return _best_per(inst.cols, inst.weights, inst.rows)
+    if inst.num_pairs <= UNIQUE_MAX_PAIRS:
+        edges = _unique_optimum_edges(inst)
+        if edges is not None:
+            return edges
     if r * p <= DENSE_CELLS:
+        from scipy.optimize import linear_sum_assignment
+
         W = inst.to_dense()
         ri, ci = linear_sum_assignment(W, maximize=True)
         idx = inst.pair_index(np.stack([ri, ci], axis=1))
         return idx[idx >= 0]
     return _sparse_assignment_edges(inst)
+
+
+def _without_pair(inst: BipartiteInstance, e: int) -> BipartiteInstance:
+    """``inst`` without candidate pair ``e`` (dropping a pair keeps the canonical order, so
+    there is nothing to re-validate)."""
+    keep = np.ones(inst.num_pairs, dtype=bool)
+    keep[e] = False
+    sub = object.__new__(BipartiteInstance)
+    for name, value in (("n_ref", inst.n_ref), ("n_pred", inst.n_pred),
+                        ("rows", _frozen(inst.rows[keep])), ("cols", _frozen(inst.cols[keep])),
+                        ("weights", _frozen(inst.weights[keep])), ("kind", inst.kind)):
+        object.__setattr__(sub, name, value)
+    return sub
+
+
+def _unique_optimum_edges(inst: BipartiteInstance) -> np.ndarray | None:
+    """Edges of the maximum-weight alignment of a tiny 1:1 instance (at most
+    :data:`BRUTE_MAX_PAIRS` pairs) when it is *unique* -- every other alignment lighter by more
+    than :data:`UNIQUE_MARGIN` (relative) -- else ``None``; no scipy.
+
+    :func:`brute_force` finds an optimal alignment ``M``; it is unique iff, for each pair ``e``
+    of ``M``, the instance without ``e`` has a lighter optimum: any other alignment misses some
+    pair of ``M`` (one that contains all of ``M`` and more weighs more, weights being positive),
+    so it is an alignment of some instance without ``e``. A unique optimum is what every exact
+    algorithm returns, ``linear_sum_assignment`` included (its rounding error is many orders
+    below the margin), so the alignment -- not only its weight -- is the general path's; on a
+    tie the caller takes that path."""
+    best, al = brute_force(inst)
+    edges = inst.pair_index(al)
+    limit = best - UNIQUE_MARGIN * max(1.0, best)
+    for e in edges.tolist():
+        if brute_force(_without_pair(inst, e))[0] >= limit:
+            return None
+    return edges
 
 
 def _sparse_assignment_edges(inst: BipartiteInstance) -> np.ndarray:
@@ -353,6 +413,9 @@ def _sparse_assignment_edges(inst: BipartiteInstance) -> np.ndarray:
     missing edges); ``K = 16 max w + 1`` measured fastest on random 2,000 x 2,000 instances
     (``experiments/bipartite_scaling.py``). Measured against the squared construction (both sides
     padded): 4-5x faster."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
     transpose = inst.n_pred <= inst.n_ref
     R, C = (inst.cols, inst.rows) if transpose else (inst.rows, inst.cols)
     n_rows, n_cols = (inst.n_pred, inst.n_ref) if transpose else (inst.n_ref, inst.n_pred)
@@ -803,11 +866,17 @@ def _solve_ilp(inst, backend, options, decompose, warm_start, t0) -> Result:
 # among the optimal alignments: lexicographic solves, co-optimal ranges, gap witnesses
 # --------------------------------------------------------------------------------------------
 def lexicographic(inst: BipartiteInstance, secondary, *, maximize: bool = True,
-                  optimum: float | None = None, backend: str = "highs") -> Result:
+                  optimum: float | None = None, backend: str = "highs",
+                  primary=None) -> Result:
     """Among the alignments of maximum weight, one that maximises (``maximize=False``:
     minimises) ``sum(secondary[e])`` over its pairs ``e`` (``secondary`` is indexed like
     ``inst.weights``, any sign). An ILP through ``backend``: the problem's rows plus
     ``sum(w x) >= optimum - tol`` (``tol`` 1e-9 relative), objective the secondary weights.
+
+    ``primary`` (indexed like ``inst.weights``, zeros allowed) replaces ``inst.weights`` as the
+    weight ``w`` that is held at its optimum -- for problems whose candidate pairs include pairs
+    of weight 0, which an instance drops (then ``optimum``, the maximum of ``sum(primary)``,
+    must be given).
 
     The returned :class:`Result` is verified twice: its alignment is feasible and its primary
     weight (``details["primary"]``) equals the optimum; ``objective`` and ``bound`` are of the
@@ -815,17 +884,24 @@ def lexicographic(inst: BipartiteInstance, secondary, *, maximize: bool = True,
     s = np.asarray(secondary, dtype=np.float64).ravel()
     if s.shape != inst.weights.shape:
         raise InputError(f"{len(s)} secondary weights for {inst.num_pairs} candidate pairs")
+    w = inst.weights if primary is None else np.asarray(primary, dtype=np.float64).ravel()
+    if w.shape != inst.weights.shape:
+        raise InputError(f"{len(w)} primary weights for {inst.num_pairs} candidate pairs")
     if optimum is None:
+        if primary is not None:
+            raise InputError("lexicographic: give the optimum of the primary weights")
         optimum = float(solve(inst, "exact").objective)
     t0 = time.perf_counter()
     if inst.num_pairs == 0:
         empty = np.zeros((0, 2), dtype=np.int64)
         return Result(Status.OPTIMAL, 0.0, 0.0, empty, "lexicographic", 0.0,
                       details={"primary": 0.0})
+    import scipy.sparse as sp
+
     base = ilp_model(inst)
     sign = 1.0 if maximize else -1.0
     tol = 1e-9 * max(1.0, abs(optimum))
-    A = sp.vstack([base.A, sp.csr_array(inst.weights.reshape(1, -1))], format="csr")
+    A = sp.vstack([base.A, sp.csr_array(w.reshape(1, -1))], format="csr")
     model = binary_model(sign * s, A, np.append(base.row_lo, optimum - tol),
                          np.append(base.row_hi, np.inf),
                          name=f"lexicographic {base.name}")
@@ -837,7 +913,8 @@ def lexicographic(inst: BipartiteInstance, secondary, *, maximize: bool = True,
     if res.alignment is None:
         raise VerificationError(f"the lexicographic solve found no alignment of weight "
                                 f"{optimum!r} ({res.status.value})")
-    primary = check(inst, res.alignment)
+    primary = check(inst, res.alignment) if primary is None else \
+        float(w[inst.pair_index(res.alignment)].sum()) if len(res.alignment) else 0.0
     if not close(primary, optimum):
         raise VerificationError(f"the lexicographic alignment weighs {primary!r}, not the "
                                 f"optimum {optimum!r}")
@@ -848,13 +925,17 @@ def lexicographic(inst: BipartiteInstance, secondary, *, maximize: bool = True,
                                 "sense": "max" if maximize else "min"})
 
 
-def co_optimal_range(inst: BipartiteInstance, secondary, *,
-                     backend: str = "highs") -> tuple[float, float]:
+def co_optimal_range(inst: BipartiteInstance, secondary, *, backend: str = "highs",
+                     primary=None, optimum: float | None = None) -> tuple[float, float]:
     """``(min, max)`` of ``sum(secondary)`` over every alignment of maximum weight: how far a
-    secondary number can move between alignments the metric cannot tell apart."""
-    optimum = float(solve(inst, "exact").objective)
-    lo = lexicographic(inst, secondary, maximize=False, optimum=optimum, backend=backend)
-    hi = lexicographic(inst, secondary, maximize=True, optimum=optimum, backend=backend)
+    secondary number can move between alignments the metric cannot tell apart. ``primary``
+    and ``optimum``: as in :func:`lexicographic`."""
+    if optimum is None and primary is None:
+        optimum = float(solve(inst, "exact").objective)
+    lo = lexicographic(inst, secondary, maximize=False, optimum=optimum, backend=backend,
+                       primary=primary)
+    hi = lexicographic(inst, secondary, maximize=True, optimum=optimum, backend=backend,
+                       primary=primary)
     for r in (lo, hi):
         if r.status is not Status.OPTIMAL:
             raise VerificationError(f"co-optimal range not proven ({r.status.value})")
@@ -881,16 +962,21 @@ class Witness:
                 "changes": self.changes, "gain": self.gain}
 
 
-def witness(inst: BipartiteInstance, alignment, *, backend: str = "highs") -> Witness:
+def witness(inst: BipartiteInstance, alignment, *, backend: str = "highs", primary=None,
+            optimum: float | None = None) -> Witness:
     """The optimal alignment nearest to ``alignment`` (fewest pairs removed plus added: among
     the optimal alignments, maximise ``+1`` per kept pair and ``-1`` per new pair) and the
-    changes that lead there -- a heuristic's shortfall attributed to its pairs."""
+    changes that lead there -- a heuristic's shortfall attributed to its pairs. ``primary``
+    and ``optimum``: as in :func:`lexicographic`."""
     a = np.asarray(alignment, dtype=np.int64).reshape(-1, 2)
     before = check(inst, a)
     mine = np.zeros(inst.num_pairs, dtype=bool)
     if len(a):
         mine[inst.pair_index(a)] = True
-    res = lexicographic(inst, np.where(mine, 1.0, -1.0), backend=backend)
+    if primary is not None:
+        before = float(np.asarray(primary, dtype=np.float64)[mine].sum())
+    res = lexicographic(inst, np.where(mine, 1.0, -1.0), backend=backend, primary=primary,
+                        optimum=optimum)
     if res.status is not Status.OPTIMAL:
         raise VerificationError(f"gap witness not proven ({res.status.value})")
     opt = res.alignment

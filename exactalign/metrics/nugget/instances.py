@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from ...io.tbf import Mention
 from ...problems import bipartite
 from .hierarchy import _NA, LevelCredit
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 #: The name of the span-only combination (no attribute).
 PLAIN = "plain"
@@ -33,30 +36,42 @@ def combination_name(combo: Sequence[int], attributes: Sequence[str]) -> str:
 
 def span_overlap(gold: Sequence[Mention], system: Sequence[Mention]):
     """``(rows, cols, inter)`` of every (gold, system) pair sharing a unit, ``inter`` the size of
-    the intersection of their unit sets (sparse: pairs sharing nothing are absent)."""
-    vocab: dict = {}
-    mats = []
-    for side in (gold, system):
-        rows, cols = [], []
-        for i, m in enumerate(side):
-            for u in m.units:
-                rows.append(i)
-                cols.append(vocab.setdefault(u, len(vocab)))
-        mats.append((rows, cols))
-    V = len(vocab)
-    G = sp.csr_array((np.ones(len(mats[0][0])), mats[0]), shape=(len(gold), V))
-    S = sp.csr_array((np.ones(len(mats[1][0])), mats[1]), shape=(len(system), V))
-    inter = (G @ S.T).tocoo()
-    return inter.row, inter.col, inter.data
+    the intersection of their unit sets (sparse: pairs sharing nothing are absent), in
+    (gold, system) order: int64 indices, float64 sizes.
+
+    Counted through an index from unit to the gold mentions holding it, in one pass over each
+    side's units (what the product of the two unit-incidence matrices computes, without
+    loading scipy for it)."""
+    holders: dict = {}
+    for i, m in enumerate(gold):
+        for u in m.units:
+            holders.setdefault(u, []).append(i)
+    inter: dict[tuple[int, int], int] = {}
+    for j, m in enumerate(system):
+        for u in m.units:
+            for i in holders.get(u, ()):
+                inter[i, j] = inter.get((i, j), 0) + 1
+    pairs = sorted(inter)
+    rows = np.array([i for i, _ in pairs], dtype=np.int64)
+    cols = np.array([j for _, j in pairs], dtype=np.int64)
+    return rows, cols, np.array([inter[p] for p in pairs], dtype=np.float64)
+
+
+def dice_pairs(gold: Sequence[Mention], system: Sequence[Mention]):
+    """``(rows, cols, inter, dice)``: :func:`span_overlap` and the Dice of each of its pairs,
+    as v1.8 computes it: ``2.0 * |set(G) & set(S)| / (G.size + S.size)``."""
+    r, c, inter = span_overlap(gold, system)
+    gs = np.array([m.size for m in gold], dtype=np.float64)
+    ss = np.array([m.size for m in system], dtype=np.float64)
+    return r, c, inter, 2.0 * inter / (gs[r] + ss[c])
 
 
 def span_dice(gold: Sequence[Mention], system: Sequence[Mention]) -> sp.coo_array:
     """Dice of every (gold, system) pair sharing a unit, as v1.8 computes it:
     ``2.0 * |set(G) & set(S)| / (G.size + S.size)`` (sparse; absent pairs are 0)."""
-    r, c, inter = span_overlap(gold, system)
-    gs = np.array([m.size for m in gold], dtype=np.float64)
-    ss = np.array([m.size for m in system], dtype=np.float64)
-    val = 2.0 * inter / (gs[r] + ss[c])
+    import scipy.sparse as sp
+
+    r, c, _, val = dice_pairs(gold, system)
     return sp.coo_array((val, (r, c)), shape=(len(gold), len(system)))
 
 
@@ -70,15 +85,15 @@ def document_instances(gold: Sequence[Mention], system: Sequence[Mention],
     give level-based partial credit instead: a pair's weight is its Dice times the product of
     the credits of the combination's hierarchical attributes (pairs of weight 0 are no
     candidates); without, or with every credit 0 below a full match, this is v1.8's filter."""
-    D = span_dice(gold, system)
-    masks = combination_masks(gold, system, D.row, D.col, combos, set(credits or ()))
+    rows, cols, _, dice = dice_pairs(gold, system)
+    masks = combination_masks(gold, system, rows, cols, combos, set(credits or ()))
     out = []
     for combo, k in zip(combos, masks, strict=True):
-        w = D.data[k]
+        w = dice[k]
         for a in combo:
             if credits and a in credits:
-                w = w * credits[a].pair_credits(gold, system, D.row[k], D.col[k], a)
-        out.append(bipartite.BipartiteInstance(len(gold), len(system), D.row[k], D.col[k], w))
+                w = w * credits[a].pair_credits(gold, system, rows[k], cols[k], a)
+        out.append(bipartite.BipartiteInstance(len(gold), len(system), rows[k], cols[k], w))
     return out
 
 

@@ -13,7 +13,7 @@ from ...core.fractional import dinkelbach_oracle
 from ...io.tbf import Mention, TbfFile, TbfWarning, TokenTable, canonical
 from ...problems import bipartite
 from ..aggregation import PRF, micro
-from .instances import PLAIN, combination_masks, span_dice, span_overlap
+from .instances import PLAIN, dice_pairs, combination_masks
 from .mappings import MAPPINGS, SPAN_FIRST, _method_for
 from .reading import _setup, document_pairs
 
@@ -128,8 +128,7 @@ def muc_instances(gold: Sequence[Mention], system: Sequence[Mention],
     if partial not in PARTIAL_CREDITS:
         raise ValueError(f"unknown partial credit {partial!r}; choose one of "
                          + ", ".join(PARTIAL_CREDITS))
-    r, c, inter = span_overlap(gold, system)
-    dice = span_dice(gold, system).data  # the same pairs, in the same order
+    r, c, inter, dice = dice_pairs(gold, system)
     g_n = np.array([len(m.units) for m in gold], dtype=np.float64)
     s_n = np.array([len(m.units) for m in system], dtype=np.float64)
     same = (inter == g_n[r]) & (inter == s_n[c])
