@@ -113,13 +113,13 @@ ENVELOPE = ("command", "version", "inputs", "options")
 
 def test_bipartite_json_keys_and_counterexample(capsys, ce):
     doc = run_json(capsys, "bipartite", ce)
-    assert set(doc) == {*ENVELOPE, "instance", "results", "vs_exact"}
+    assert set(doc) == {*ENVELOPE, "instance", "solves", "vs_exact"}
     assert doc["command"] == "bipartite" and doc["inputs"] == {"instance": ce}
     assert doc["instance"] == {"file": ce, "n_ref": 2, "n_pred": 2, "pairs": 3, "kind": "1:1"}
-    assert list(doc["results"]) == ["exact", *bipartite.HEURISTICS]
-    for res in doc["results"].values():
+    assert list(doc["solves"]) == ["exact", *bipartite.HEURISTICS]
+    for res in doc["solves"].values():
         assert set(res) == RESULT_KEYS  # no alignment unless asked
-    exact, pilot = doc["results"]["exact"], doc["results"]["pilot2015"]
+    exact, pilot = doc["solves"]["exact"], doc["solves"]["pilot2015"]
     assert exact["status"] == "optimal" and exact["proven_optimal"] is True
     assert exact["objective"] == pytest.approx(1.0 + 0.4)
     assert exact["bound"] == pytest.approx(1.4) and exact["gap"] == 0.0
@@ -134,8 +134,8 @@ def test_bipartite_json_keys_and_counterexample(capsys, ce):
 def test_bipartite_json_alignment(capsys, ce):
     doc = run_json(capsys, "bipartite", ce, "--alignment", "--method", "exact",
                    "--method", "pilot2015")
-    assert doc["results"]["exact"]["alignment"] == [[0, 1], [1, 0]]
-    assert doc["results"]["pilot2015"]["alignment"] == [[0, 1]]
+    assert doc["solves"]["exact"]["alignment"] == [[0, 1], [1, 0]]
+    assert doc["solves"]["pilot2015"]["alignment"] == [[0, 1]]
 
 
 def test_bipartite_table(capsys, ce):
@@ -162,7 +162,7 @@ def test_bipartite_table_alignment(capsys, ce):
 def test_methods_repeat_in_order_without_duplicates(capsys, ce):
     doc = run_json(capsys, "bipartite", ce, "--method", "greedy", "--method", "brute",
                    "--method", "greedy")
-    assert list(doc["results"]) == ["greedy", "brute"]
+    assert list(doc["solves"]) == ["greedy", "brute"]
     assert doc["vs_exact"]["method"] == "brute"
 
 
@@ -174,16 +174,16 @@ def test_no_exact_method_means_no_comparison(capsys, ce):
 def test_kind_option_overrides_the_file(capsys, ce):
     doc = run_json(capsys, "bipartite", ce, "--kind", "N:N", "--method", "exact")
     assert doc["instance"]["kind"] == "N:N"
-    assert doc["results"]["exact"]["objective"] == pytest.approx(0.5 + 1.0 + 0.4)
+    assert doc["solves"]["exact"]["objective"] == pytest.approx(0.5 + 1.0 + 0.4)
 
 
 def test_shared_options_reach_the_solver(capsys, ce):
     doc = run_json(capsys, "bipartite", ce, "--method", "ilp", "--backend", "scipy",
                    "--seed", "7")
-    ilp = doc["results"]["ilp"]
+    ilp = doc["solves"]["ilp"]
     assert (ilp["status"], ilp["backend"], ilp["seed"]) == ("optimal", "scipy", 7)
     doc = run_json(capsys, "bipartite", ce, "--method", "ilp", "--time-limit", "0")
-    assert doc["results"]["ilp"]["status"] == "time_limit"
+    assert doc["solves"]["ilp"]["status"] == "time_limit"
 
 
 def test_json_file_and_stdin(capsys, tmp_path, monkeypatch):
@@ -193,11 +193,11 @@ def test_json_file_and_stdin(capsys, tmp_path, monkeypatch):
     p.write_text('{"kind": "1:N", "pairs": [[0, 0, 0.5], [0, 1, 1.0], [1, 0, 0.4]]}')
     doc = run_json(capsys, "bipartite", str(p), "--method", "exact")
     assert doc["instance"]["kind"] == "1:N"
-    assert doc["results"]["exact"]["objective"] == pytest.approx(1.0 + 0.5)
+    assert doc["solves"]["exact"]["objective"] == pytest.approx(1.0 + 0.5)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(COUNTEREXAMPLE.encode())))
     doc = run_json(capsys, "bipartite", "-", "--method", "exact")
     assert doc["instance"]["file"] == "<stdin>"
-    assert doc["results"]["exact"]["objective"] == pytest.approx(1.4)
+    assert doc["solves"]["exact"]["objective"] == pytest.approx(1.4)
 
 
 # --------------------------------------------------------------------------------------------

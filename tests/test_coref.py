@@ -484,8 +484,10 @@ def test_cli_table(capsys, files):
     # MUC: the example 1 of 3 links; the gap document: key links 4 + 1, response links 4 + 1,
     # correct (3-1) + (2-1) + (2-1) = 4. Together 5 of 8 both ways.
     assert rows["MUC"][1:] == ["62.50%", "(5", "/", "8)", "62.50%", "(5", "/", "8)", "62.50%"]
-    # mentions: 6 + 7 key, 7 + 7 response, 5 + 7 found
-    assert rows["mentions"][1:5] == [f"{100 * 12 / 13:.2f}%", "(12", "/", "13)"]
+    # mentions: 6 + 7 key, 7 + 7 response, 5 + 7 found; precision first, then recall
+    assert rows["mentions"][1:9] == [f"{100 * 12 / 14:.2f}%", "(12", "/", "14)",
+                                     f"{100 * 12 / 13:.2f}%", "(12", "/", "13)"]
+    assert lines[1].split() == ["metric", "precision", "recall", "F1"]
     assert any(ln.startswith("CoNLL average (MUC, B3, CEAFe F1): ") for ln in lines)
     ceaf = [ln.split() for ln in lines if ln.startswith(("CEAFm ", "CEAFe "))]
     assert [r[1:3] for r in ceaf[-2:]] == [["exact", "optimal"], ["exact", "optimal"]]
@@ -506,24 +508,27 @@ def test_cli_json(capsys, files):
     assert (code, err) == (0, "")
     doc_ = json.loads(out)
     assert set(doc_) == {"command", "version", "inputs", "options",  # the envelope
-                         "key", "response", "metrics", "ceaf_method", "overall", "documents"}
+                         "key", "response", "metrics", "ceaf_method", "overall", "solves",
+                         "vs_exact", "documents"}
     assert doc_["inputs"] == {"reference": files[0], "system": files[1]}
     assert doc_["metrics"] == ["muc", "bcub", "ceafe"]
     overall = doc_["overall"]
-    assert set(overall) == {"mentions", "muc", "bcub", "ceafe", "conll", "ceaf"}
-    assert set(overall["muc"]) == {"recall", "precision", "f1", "counts"}
+    assert set(overall) == {"mentions", "muc", "bcub", "ceafe", "conll"}
+    assert list(overall["muc"]) == ["precision", "recall", "f1", "counts"]
     assert overall["conll"]["recall"] is None
-    c = overall["ceaf"]["ceafe"]
-    assert c["method"] == "greedy" and c["solve"]["status"] == "feasible"
-    assert c["solve"]["bound"] is None and c["exact"]["status"] == "optimal"
-    assert c["exact"]["objective"] == pytest.approx(11 / 5 + 8 / 7)
-    assert c["vs_exact"]["documents_with_gap"] == 1
-    assert c["vs_exact"]["largest_gap"] == pytest.approx(8 / 7 - 3 / 5)
-    names = [d["name"] for d in doc_["documents"]]
-    assert names == ["(ex); part 000", "(gap); part 000"]   # key order
+    solve, exact = doc_["solves"]["ceafe"], doc_["solves"]["ceafe/exact"]
+    assert solve["method"] == "greedy" and solve["status"] == "feasible"
+    assert solve["bound"] is None and exact["status"] == "optimal"
+    assert exact["objective"] == pytest.approx(11 / 5 + 8 / 7)
+    vs = doc_["vs_exact"]["ceafe"]
+    assert vs["documents_with_gap"] == 1
+    assert vs["largest_gap"] == pytest.approx(8 / 7 - 3 / 5)
+    ids = [d["id"] for d in doc_["documents"]]
+    assert ids == ["(ex); part 000", "(gap); part 000"]   # key order
     ex = doc_["documents"][0]
-    assert ex["muc"]["recall"] == pytest.approx(1 / 3)
-    assert ex["ceaf"]["ceafe"]["vs_exact"] == {"shortfall": 0.0, "relative": 0.0}
+    assert ex["scores"]["muc"]["recall"] == pytest.approx(1 / 3)
+    assert ex["vs_exact"]["ceafe"] == {"shortfall": 0.0, "relative": 0.0}
+    assert ex["solves"]["ceafe"]["method"] == "greedy"
     assert ex["repeated"] == 0
 
 
@@ -531,13 +536,16 @@ def test_cli_json_blanc_and_ilp(capsys, files):
     code, out, _ = run(capsys, "coref", *files, "--json", "--metric", "blanc", "ceafm",
                        "--ceaf-method", "ilp")
     assert code == 0
-    overall = json.loads(out)["overall"]
-    assert set(overall["blanc"]) == {"recall", "precision", "f1", "coref", "noncoref"}
+    doc_ = json.loads(out)
+    overall = doc_["overall"]
+    assert set(overall["blanc"]) == {"recall", "precision", "f1"}
+    assert set(overall["blanc/coref"]) == set(overall["blanc/noncoref"]) == {
+        "recall", "precision", "f1", "counts"}
     assert "conll" not in overall
-    solve = overall["ceaf"]["ceafm"]["solve"]
+    solve = doc_["solves"]["ceafm"]
     assert solve["status"] == "optimal" and solve["backend"] == "highs"
     assert solve["objective"] == solve["bound"] == 8.0
-    assert overall["ceaf"]["ceafm"]["exact"] is None
+    assert set(doc_["solves"]) == {"ceafm"} and doc_["vs_exact"] is None
 
 
 def test_cli_input_error_names_file_and_line(capsys, tmp_path, files):

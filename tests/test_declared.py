@@ -450,6 +450,9 @@ def test_score_cli_on_native_formats(capsys):
     assert (m["micro"]["recall"], m["micro"]["precision"]) == pytest.approx((0.73333, 0.55),
                                                                            abs=5e-6)
     assert doc["metrics"][0]["greedy"] is None
+    o = doc["overall"]["coref-ceafe/exact"]  # the same micro score, in the one shape
+    assert (o["recall"], o["precision"]) == (m["micro"]["recall"], m["micro"]["precision"])
+    assert set(doc["overall"]) == set(doc["solves"]) == {"coref-ceafe/exact"}
 
 
 def test_score_cli_names_the_worst_documents_with_witnesses(tmp_path, capsys):

@@ -41,13 +41,13 @@ def test_json_procedure(capsys, files):
     assert (code, err) == (0, "")
     j = json.loads(out)
     assert j["mapping"] == "procedure"
-    assert j["overall"]["mentions"] == {"exact": 0, "overlap": 2, "unmatched_a": 1,
+    assert j["counts"]["mentions"] == {"exact": 0, "overlap": 2, "unmatched_a": 1,
                                         "unmatched_b": 1, "total_overlap": 7}
-    assert j["overall"]["entities_a"] == {"complete": 0, "incomplete": 0, "no_match": 2}
-    assert j["other"]["entities_a"] == {"complete": 2, "incomplete": 0, "no_match": 0}
+    assert j["counts"]["entities_a"] == {"complete": 0, "incomplete": 0, "no_match": 2}
+    assert j["other_counts"]["entities_a"] == {"complete": 2, "incomplete": 0, "no_match": 0}
     assert j["vs_exact"] == {"documents": 1, "documents_below": 1, "count_shortfall": 1,
                              "overlap_shortfall": -3}
-    assert j["exact"]["status"] == "optimal" and j["exact"]["proven_optimal"]
+    assert j["solves"]["exact"]["status"] == "optimal" and j["solves"]["exact"]["proven_optimal"]
     kinds = {(d["kind"], str(d["item"])) for d in j["differences"]}
     assert ("entity_a", "x") in kinds and ("mention_pair", "['a0', 'b0']") in kinds
     assert j["documents"][0]["gap"]["below_optimum"] is True
@@ -67,7 +67,8 @@ def test_ilp_backend(capsys, files):
     code, out, _ = run(capsys, "ere", *files, "--json", "--backend", "scipy")
     assert code == 0
     j = json.loads(out)
-    assert j["exact"]["method"] == "exact/ilp" and j["exact"]["status"] == "optimal"
+    exact = j["solves"]["exact"]
+    assert exact["method"] == "exact/ilp" and exact["status"] == "optimal"
     assert j["vs_exact"]["count_shortfall"] == 1
 
 
@@ -79,8 +80,8 @@ def test_tbf_input(capsys, tmp_path):
     code, out, _ = run(capsys, "ere", str(p), str(p), "--json")
     assert code == 0
     j = json.loads(out)
-    assert j["overall"]["mentions"]["exact"] == 2
-    assert j["overall"]["entities_a"]["complete"] == 1
+    assert j["counts"]["mentions"]["exact"] == 2
+    assert j["counts"]["entities_a"]["complete"] == 1
 
 
 def test_errors_are_one_line(capsys, files, tmp_path):

@@ -22,6 +22,7 @@ exit status 2 (:class:`ModelTooLargeError` is a usage/input error in :func:`cli.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -372,9 +373,17 @@ def _objects(obj):
             yield from _objects(v)
 
 
+#: Any P/R/F object nested anywhere (the schema's ``prf`` is strict, for ``overall`` and the
+#: rows' ``scores``; a nested one may carry more, as a macro average's ``f1_of_means``).
+NESTED_PRF = {"type": "object", "required": ["precision", "recall", "f1"],
+              "properties": {k: {"$ref": "#/$defs/number_or_null"}
+                             for k in ("precision", "recall", "f1")}}
+
+
 def check_schema(doc: dict, case: Case) -> None:
-    """``doc`` follows exactalign/output.schema.json: the envelope, and every solve and every
-    precision/recall/F1 object inside it."""
+    """``doc`` follows exactalign/output.schema.json: the envelope, the one shape of
+    ``overall``, ``documents`` and ``solves``, and every solve and every precision/recall/F1
+    object inside it (keys precision, recall, f1 in that order)."""
     import jsonschema
 
     jsonschema.validate(doc, SCHEMA)
@@ -383,8 +392,51 @@ def check_schema(doc: dict, case: Case) -> None:
         if "status" in obj and "proven_optimal" in obj:
             jsonschema.validate(obj, {**defs["solve"], "$defs": defs})
         if {"recall", "precision", "f1"} <= set(obj):
-            jsonschema.validate(obj, {**defs["prf"], "$defs": defs})
+            jsonschema.validate(obj, {**NESTED_PRF, "$defs": defs})
+            assert list(obj)[:3] == ["precision", "recall", "f1"], obj
     assert doc["command"] == case.command or doc["command"] == "temporal check"
+    check_shape(doc)
+
+
+#: The commands that score (P/R/F): ``overall`` and ``documents`` with ``scores``.
+SCORING = {"nugget", "coref", "muc4", "smatch", "score", "temporal", "timeline"}
+#: The commands whose alignments are certified solves (``solves`` at the top level).
+CERTIFIED = {"bipartite", "monotone", "coref", "smatch", "timeline", "score", "ere",
+             "temporal check"}
+
+
+def check_shape(doc: dict) -> None:
+    """The one shape, asserted directly (not only through the schema): ``overall`` maps a
+    score name to a P/R/F; ``documents`` is a list of rows with unique ids whose ``scores``
+    use ``overall``'s names; ``solves`` maps a name to a solve; each key only on the commands
+    that have it."""
+    command = doc["command"]
+    nugget_certified = command == "nugget" and doc["options"]["scheme"] == "dice" \
+        and doc["options"]["pilot_study"] is None
+    if command in SCORING:
+        overall = doc["overall"]
+        assert isinstance(overall, dict) and overall
+        for name, score in overall.items():
+            assert isinstance(name, str) and set(score) <= {"precision", "recall", "f1",
+                                                            "counts"}, (name, score)
+        rows = doc["documents"]
+        assert isinstance(rows, list) and rows
+        ids = [row["id"] for row in rows]
+        assert len(ids) == len(set(ids)), ids
+        for row in rows:
+            assert list(row)[:2] == ["id", "scores"], list(row)
+            assert row["scores"] and set(row["scores"]) <= set(overall), \
+                (set(row["scores"]) - set(overall))
+    else:
+        assert "overall" not in doc
+    if command in ("ere", "temporal check"):
+        assert all("id" in row and "scores" not in row for row in doc["documents"])
+    if command in CERTIFIED or nugget_certified:
+        assert isinstance(doc["solves"], dict) and doc["solves"], command
+        assert all(set(s) >= SOLVE_KEYS for s in doc["solves"].values())
+    else:
+        assert "solves" not in doc, command
+    assert "results" not in doc and "pairs" not in doc  # renamed: solves, documents
 
 
 def test_the_schema_is_a_valid_json_schema():
@@ -428,7 +480,7 @@ def test_bipartite_ilp_solve_reports_presolve_and_fallback(backend, inputs, capf
                    "--json", "--backend", backend])
     out, err = capfd.readouterr()
     doc = check_run(CASES[0], backend, rc, out, err)
-    ilp, greedy = doc["results"]["ilp"], doc["results"]["greedy"]
+    ilp, greedy = doc["solves"]["ilp"], doc["solves"]["greedy"]
     assert ilp["status"] == "optimal" and ilp["objective"] == pytest.approx(1.4)
     assert ilp["backend"] == backend and ilp["fallback"] == []
     assert isinstance(ilp["presolve"], bool)
@@ -479,3 +531,69 @@ def test_a_spent_budget_still_answers(case, inputs, capfd, monkeypatch):
     statuses = {s["status"] for s in solves(doc)}
     assert statuses <= {"optimal", "time_limit", "feasible"}, statuses
     assert all(t is not None and t <= 1e-3 for t in limits), limits
+
+
+# --------------------------------------------------------------------------------------------
+# text output: one column order, P R F1
+# --------------------------------------------------------------------------------------------
+#: Text runs of every scoring command, with the options that add tables of P/R/F1.
+TEXT_CASES = [c.argv for c in CASES if c.command in SCORING and c.argv[1] != "check"] + [
+    ("coref", "{key_conll}", "{resp_conll}", "--documents"),
+    ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "-c", "--mapping", "all"),
+    ("muc4", "{muc_key}", "{muc_resp}", "--per-message"),
+    ("smatch", "-f", "{amr_test}", "{amr_gold}", "--pr", "--method", "both"),
+    ("score", "--metric", "coref-ceafe", "{score_gold}", "{score_sys}", "--documents"),
+    ("temporal", "{temporal_gold}", "{temporal_sys}", "--entities"),
+]
+PRF_TOKENS = {
+    "P": re.compile(r"\b(?:P|Prec|precision|Precision)\b"),
+    "R": re.compile(r"\b(?:R|Rec|recall|Recall)\b"),
+    "F1": re.compile(r"\b(?:F1|f1|F-score)\b"),
+}
+
+
+def prf_order(line: str) -> list[str]:
+    """The P/R/F1 column names of a line, in the order they appear."""
+    found = [(m.start(), kind) for kind, rx in PRF_TOKENS.items() for m in rx.finditer(line)]
+    return [kind for _, kind in sorted(found)]
+
+
+def p_r_f1(line: str) -> bool:
+    """P before R before F1 on ``line`` (each where it first appears; any may be absent)."""
+    first = list(dict.fromkeys(prf_order(line)))
+    return first == [k for k in ("P", "R", "F1") if k in first]
+
+
+def test_prf_order():
+    assert prf_order("metric  precision  recall  F1") == ["P", "R", "F1"]
+    assert prf_order("EVENT strict F1  P  R") == ["F1", "P", "R"]
+    assert prf_order("Rows: 5 (POS=2 PAR=1)") == []
+    # the headers printed before one order was fixed fail; today's pass
+    for old in ("metric  recall    precision    F1",  # coref
+                "alignment  status  recall  precision  f1  counts",  # muc4
+                "mapping  attributes  COR  PAR  credit  ACT  POS  opt  F1  Prec  Rec  status",
+                "Metric\tRec\tPrec\tF1", "         strict F1       P       R   relaxed F1"):
+        assert not p_r_f1(old), old
+    assert p_r_f1("document  P  R  F1  matched/total (P; R)")
+    assert p_r_f1("mapping  TP  max doc F1 gap  micro F1  exact micro F1")
+
+
+@pytest.mark.parametrize("argv", TEXT_CASES, ids=lambda a: " ".join(a))
+def test_text_tables_print_p_r_f1(argv, inputs, capfd):
+    """Every table (and smatch's lines) of a scoring command prints precision, then recall,
+    then F1 -- coref and muc4 printed R P F1 before. The reproduced peer formats keep their
+    own layout byte for byte: nugget's v1.8 report (``--compat``) prints ``Prec Rec F1``
+    anyway; its event sequencing section (``-a``, not run here) prints the TempEval-3
+    toolkit's ``F1 P R``, as v1.8 does."""
+    capfd.readouterr()
+    rc = cli.main([a.format(**inputs) for a in argv])
+    out, err = capfd.readouterr()
+    assert rc in (0, 1), err
+    headers = [(line, order) for line in out.splitlines()
+               if len(order := prf_order(line)) >= 2]
+    whole = [k for line in out.splitlines() for k in prf_order(line)]
+    assert headers or whole, f"no P/R/F1 in the output of {argv}:\n{out}"
+    for line, _ in headers:
+        assert p_r_f1(line), line
+    if "--pr" in argv:  # smatch: one line each, Precision:, Recall:, F-score:
+        assert whole[:3] == ["P", "R", "F1"], out

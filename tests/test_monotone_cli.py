@@ -25,33 +25,33 @@ def test_sequences_paper_example(files, capsys):
     a, b = files("a.json", list("abcd")), files("b.json", list("acbd"))
     out = run_json(capsys, a, b, "--alignment")
     assert out["instance"]["structure"] == "sequence" and out["instance"]["pairs"] == 4
-    assert out["results"]["exact"]["objective"] == 3.0
-    assert out["results"]["exact"]["status"] == "optimal"
-    assert set(out["results"]) == {"exact", "ilp", "greedy", "linext", "local"}
+    assert out["solves"]["exact"]["objective"] == 3.0
+    assert out["solves"]["exact"]["status"] == "optimal"
+    assert set(out["solves"]) == {"exact", "ilp", "greedy", "linext", "local"}
     assert out["vs_exact"]["optimum"] == 3.0
-    assert out["results"]["linext"]["objective"] == 3.0  # exact on sequences
+    assert out["solves"]["linext"]["objective"] == 3.0  # exact on sequences
 
 
 def test_dags_antichain_and_strict(files, capsys):
     a = files("a.json", {"items": ["x", "y"], "edges": [[0, 1]]})
     b = files("b.json", {"items": ["y", "x"]})  # an antichain: no order
     out = run_json(capsys, a, b, "--method", "exact")
-    assert out["instance"]["structure"] == "dag" and out["results"]["exact"]["objective"] == 2.0
+    assert out["instance"]["structure"] == "dag" and out["solves"]["exact"]["objective"] == 2.0
     out = run_json(capsys, a, b, "--method", "exact", "--strict")
-    assert out["results"]["exact"]["objective"] == 1.0 and out["instance"]["strict"]
+    assert out["solves"]["exact"]["objective"] == 1.0 and out["instance"]["strict"]
     c = files("c.json", {"items": ["y", "x"], "edges": [[0, 1]]})
     out = run_json(capsys, a, c, "--method", "ilp", "--formulation", "pairwise")
-    assert out["results"]["ilp"]["objective"] == 1.0
+    assert out["solves"]["ilp"]["objective"] == 1.0
 
 
 def test_dice_similarity_and_matching_kind(files, capsys):
     a = files("a.json", ["new york city"])
     b = files("b.json", ["new york", "city"])
     out = run_json(capsys, a, b, "--similarity", "dice", "--method", "exact")
-    assert out["results"]["exact"]["objective"] == pytest.approx(2 * 2 / 5)
+    assert out["solves"]["exact"]["objective"] == pytest.approx(2 * 2 / 5)
     out = run_json(capsys, a, b, "--similarity", "dice", "--matching", "1:N",
                    "--method", "exact")
-    assert out["results"]["exact"]["objective"] == pytest.approx(2 * 2 / 5 + 2 * 1 / 4)
+    assert out["solves"]["exact"]["objective"] == pytest.approx(2 * 2 / 5 + 2 * 1 / 4)
 
 
 def test_table_output(files, capsys):

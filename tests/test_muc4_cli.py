@@ -26,13 +26,13 @@ def test_1992_json(files_1992, capsys):
     assert cli.main(["muc4", str(key), str(resp), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["format"] == "muc1992"
-    assert set(out["alignments"]) == {"muc1992", "exact", "exact-corpus"}
-    ex = out["alignments"]["exact"]
-    assert ex["status"] == "optimal" and ex["documents"] == 1
+    assert set(out["alignments"]) == set(out["overall"]) == {"muc1992", "exact", "exact-corpus"}
+    assert out["alignments"]["exact"]["status"] == "optimal" and len(out["documents"]) == 1
+    ex = out["overall"]["exact"]
     # type PAR + BANK COR over POS 2, ACT 3 (ARSON template spurious): R 3/4, P 1.5/3
-    assert ex["overall"]["recall"] == pytest.approx(0.75)
-    assert ex["overall"]["precision"] == pytest.approx(0.5)
-    assert ex["overall"]["counts"]["SPU"] == 1
+    assert ex["recall"] == pytest.approx(0.75)
+    assert ex["precision"] == pytest.approx(0.5)
+    assert ex["counts"]["SPU"] == 1
 
 
 def test_1992_table_and_single_alignment(files_1992, capsys):
@@ -60,10 +60,11 @@ def test_gtt_reproduction_through_the_cli(capsys):
     d = data.path / "muc4" / "gtt"
     assert cli.main(["muc4", str(d / "test.json"), str(d / "preds_gtt.out"), "--format", "gtt",
                      "--alignment", "all", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)["alignments"]
-    assert round(100 * out["gtt"]["overall"]["f1"], 2) == 50.23
-    assert out["exact"]["status"] == "optimal"
-    assert out["exact"]["overall"]["f1"] >= out["greedy"]["overall"]["f1"]
+    doc = json.loads(capsys.readouterr().out)
+    out = doc["overall"]
+    assert round(100 * out["gtt"]["f1"], 2) == 50.23
+    assert doc["alignments"]["exact"]["status"] == "optimal"
+    assert out["exact"]["f1"] >= out["greedy"]["f1"]
 
 
 @pytest.mark.pilot
@@ -74,9 +75,9 @@ def test_grit_ceaf_ree_through_the_cli(capsys):
     d = data.path / "muc4" / "grit"
     assert cli.main(["muc4", str(d / "test_ree.json"), str(d / "preds_s_t.out"), "--format",
                      "gtt", "--metric", "ceaf-ree", "--alignment", "exact", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)["alignments"]
+    out = json.loads(capsys.readouterr().out)["overall"]
     assert set(out) == {"ceaf-ree-strict-exact", "ceaf-ree-prop-exact"}
-    assert round(100 * out["ceaf-ree-strict-exact"]["overall"]["f1"], 2) == 54.50
+    assert round(100 * out["ceaf-ree-strict-exact"]["f1"], 2) == 54.50
 
 
 def test_1992_exact_corpus_alignment(files_1992, capsys):
@@ -86,7 +87,8 @@ def test_1992_exact_corpus_alignment(files_1992, capsys):
     ex = out["alignments"]["exact-corpus"]
     assert set(out["alignments"]) == {"exact-corpus"} and ex["status"] == "optimal"
     # one message: the corpus optimum is the message optimum (R 3/4, P 1.5/3)
-    assert ex["overall"]["f1"] == pytest.approx(2 * 1.5 / (2 + 3))
+    assert out["overall"]["exact-corpus"]["f1"] == pytest.approx(2 * 1.5 / (2 + 3))
+    assert ex["bound"] == pytest.approx(2 * 1.5 / (2 + 3))
 
 
 def test_exact_corpus_refused_for_gtt(tmp_path, capsys):
@@ -110,7 +112,8 @@ def test_response_documents_outside_the_keys(files_1992, tmp_path, capsys):
                                "TST3-MUC4-0099"]
     assert "exactalign: warning:" in cap.err and "TST3-MUC4-0099" in cap.err
     # the extra message changes nothing: the same score as without it
-    assert out["alignments"]["exact"]["overall"]["f1"] == pytest.approx(2 * 1.5 / 5)
+    assert out["overall"]["exact"]["f1"] == pytest.approx(2 * 1.5 / 5)
+    assert [d["id"] for d in out["documents"]] == ["TST3-MUC4-0001"]  # the keys' only
     other = tmp_path / "resp_other"
     other.write_text(template_text("TST4-MUC4-0001", "1", {4: ["ARSON"]}))
     assert cli.main(["muc4", str(key), str(other)]) == 2
@@ -136,7 +139,7 @@ def test_1992_compare_with_a_report(files_1992, tmp_path, capsys):
                      "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["compare"]["exact"] and out["compare"]["slot_diffs"] == []
-    assert out["alignments"]["recorded"]["overall"]["counts"]["PAR"] == 1
+    assert out["overall"]["recorded"]["counts"]["PAR"] == 1
     assert cli.main(["muc4", str(key), str(resp), "--report", str(report), "--compare"]) == 0
     assert "report's mapping: reproduced" in capsys.readouterr().out
     assert cli.main(["muc4", str(key), str(resp), "--compare"]) == 2
@@ -144,8 +147,8 @@ def test_1992_compare_with_a_report(files_1992, tmp_path, capsys):
 
 
 def test_per_message_rows(tmp_path, capsys):
-    """--per-message: each message's counts and F under every alignment (JSON and text); they
-    add up to the ALL TEMPLATES totals."""
+    """Each message's counts and F under every alignment (JSON: always, as the document rows;
+    text: with --per-message); they add up to the ALL TEMPLATES totals."""
     import json
 
     from exactalign.cli import main
@@ -154,12 +157,13 @@ def test_per_message_rows(tmp_path, capsys):
     k, r = tmp_path / "key", tmp_path / "resp"
     k.write_text(MUC_KEY)
     r.write_text(MUC_RESP)
-    assert main(["muc4", str(k), str(r), "--per-message", "--json"]) == 0
+    assert main(["muc4", str(k), str(r), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    for a in doc["alignments"].values():
-        msgs = a["messages"]
-        assert [m["message"] for m in msgs] == ["TST3-MUC4-0001"]
-        assert msgs[0]["counts"] == a["overall"]["counts"]
+    assert [m["id"] for m in doc["documents"]] == ["TST3-MUC4-0001"]
+    row = doc["documents"][0]
+    for name, overall in doc["overall"].items():
+        assert row["scores"][name]["counts"] == overall["counts"]
+        assert row["alignments"][name]["alignment"] == [[0, 0]]
     assert main(["muc4", str(k), str(r), "--per-message"]) == 0
     out = capsys.readouterr().out
     assert "message" in out and "TST3-MUC4-0001" in out.split("message", 1)[1]

@@ -378,20 +378,27 @@ def test_cli_json(capsys, files):
     d = json.loads(out)
     assert set(d) == {"command", "version", "inputs", "options",  # the envelope
                       "gold", "system", "mode", "scheme", "attribute_credits", "attributes",
-                      "combinations", "compat", "warnings", "mappings", "vs_exact"}
+                      "combinations", "compat", "warnings", "overall", "solves", "documents",
+                      "mappings", "vs_exact"}
     assert d["scheme"] == "dice" and d["attribute_credits"] == {}
     assert d["mode"] == "token" and d["combinations"] == list(COMBOS)
     assert list(d["mappings"]) == [*ALL, *nugget.SPAN_FIRST]
-    kbp = d["mappings"]["kbp"]
-    assert set(kbp["overall"]["plain"]["micro"]) == {"recall", "precision", "f1"}
-    assert kbp["overall"]["plain"]["micro"]["recall"] == pytest.approx((2 / 3) / 2)
-    assert kbp["overall"]["plain"]["n_gold"] == 2
-    doc = kbp["documents"]["d1"]["combinations"]["plain"]
-    assert doc["solve"]["status"] == "feasible" and doc["solve"]["bound"] is None
-    assert doc["exact_tp"] == pytest.approx(4 / 3)
-    assert doc["gap_to_exact"] == pytest.approx(2 / 3)
-    ex = d["mappings"]["exact"]["documents"]["d1"]["combinations"]["plain"]["solve"]
+    names = [f"{m}/{c}" for m in [*ALL, *nugget.SPAN_FIRST] for c in COMBOS]
+    assert list(d["overall"]) == list(d["solves"]) == names
+    micro = d["overall"]["kbp/plain"]  # v1.8's micro average
+    assert set(micro) == {"precision", "recall", "f1", "counts"}
+    assert micro["recall"] == pytest.approx((2 / 3) / 2)
+    assert micro["counts"]["recall_den"] == 2  # gold mentions
+    assert set(d["mappings"]["kbp"]["macro"]) == set(COMBOS)
+    [row] = d["documents"]
+    assert row["id"] == "d1" and list(row["scores"]) == names
+    assert row["solves"]["kbp/plain"]["status"] == "feasible"
+    assert row["solves"]["kbp/plain"]["bound"] is None
+    assert row["details"]["kbp/plain"]["exact_tp"] == pytest.approx(4 / 3)
+    assert row["details"]["kbp/plain"]["gap_to_exact"] == pytest.approx(2 / 3)
+    ex = row["solves"]["exact/plain"]
     assert ex["status"] == "optimal" and ex["bound"] == pytest.approx(4 / 3)
+    assert d["solves"]["exact/plain"]["status"] == "optimal"
     assert d["vs_exact"]["kbp"]["plain"]["documents_with_gap"] == ["d1"]
     assert "exact" not in d["vs_exact"]
 

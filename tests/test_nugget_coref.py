@@ -417,7 +417,8 @@ def test_cli_coref_json(capsys, merge_files):
     assert c["mentions"] == {"rows": 4, "gold": 4, "system": 4, "aligned": 4}
     assert c["ceaf"]["ceafe"]["exact"]["status"] == "optimal"
     assert c["ceaf"]["ceafe"]["gap"]["shortfall"] == 0.0
-    assert c["documents"]["d1"]["metrics"]["bcub"]["f1"] == pytest.approx(2 / 3)
+    assert c["documents"][0]["id"] == "d1"
+    assert c["documents"][0]["metrics"]["bcub"]["f1"] == pytest.approx(2 / 3)
     assert d["mappings"]["exact"]["coreference"]["v18"]["average"] == pytest.approx(54.025)
     code, out, _ = run(capsys, "-g", g, "-s", s, "--json")
     assert json.loads(out)["mappings"]["kbp"]["coreference"] is None

@@ -99,11 +99,11 @@ def test_cli_type_credit(capsys, tmp_path):
     args = ["nugget", "-g", str(g), "-s", str(s), "--mapping", "exact", "--json"]
     assert cli.main([*args, "--type-credit", "0.5"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["mappings"]["exact"]["overall"]["mention_type"]["micro"]["f1"] == 0.5
+    assert d["overall"]["exact/mention_type"]["f1"] == 0.5
     assert d["attribute_credits"]["mention_type"]["levels"] == [0.0, 0.5]
     assert cli.main(args) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["mappings"]["exact"]["overall"]["mention_type"]["micro"]["f1"] == 0.0
+    assert d["overall"]["exact/mention_type"]["f1"] == 0.0
     assert cli.main([*args, "--type-credit", "1.5"]) == 2
     assert "[0, 1)" in capsys.readouterr().err
     assert nugget.KBP_EVENT_FAMILIES[0] == "business"

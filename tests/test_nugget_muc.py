@@ -160,16 +160,18 @@ def test_cli_muc_scheme(capsys, tmp_path):
     assert cli.main([*base, "--mapping", "all"]) == 0
     out = capsys.readouterr().out
     row = next(x for x in out.splitlines() if x.startswith("exact ") and " plain " in x)
-    assert row.split()[2:9] == ["2", "0", "2.0000", "3", "2", "0", "80.00"]
+    # COR PAR credit ACT POS opt, then Prec Rec F1 (P = 2/3, R = 2/2)
+    assert row.split()[2:11] == ["2", "0", "2.0000", "3", "2", "0", "66.67", "100.00", "80.00"]
     assert row.split()[-1] == "optimal"
     assert cli.main([*base, "--mapping", "all", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["scheme"] == "muc" and d["partial_credit"] == "dice"
-    ex = d["mappings"]["exact"]["overall"]["plain"]
-    assert ex["f1"] == pytest.approx(4 / 5) and ex["status"] == "optimal"
-    assert ex["bound"] == pytest.approx(4 / 5)
-    assert d["mappings"]["kbp"]["overall"]["plain"]["f1"] == pytest.approx(7 / 9)
-    assert d["mappings"]["kbp"]["documents"]["d1"]["plain"]["pos"] == 3
+    assert d["overall"]["exact/plain"]["f1"] == pytest.approx(4 / 5)
+    ex = d["mappings"]["exact"]["plain"]
+    assert ex["status"] == "optimal" and ex["bound"] == pytest.approx(4 / 5)
+    assert d["overall"]["kbp/plain"]["f1"] == pytest.approx(7 / 9)
+    [row] = d["documents"]
+    assert row["id"] == "d1" and row["scores"]["kbp/plain"]["counts"]["pos"] == 3
     assert cli.main([*base[:7], "--optional-value", "Other"]) == 2
     assert "apply to --scheme muc only" in capsys.readouterr().err
 

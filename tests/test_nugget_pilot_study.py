@@ -269,7 +269,7 @@ def test_experiment_pilot_rows_rank_and_summary():
 
 
 def test_cli_pilot_study(tmp_path, capsys):
-    """``nugget --pilot-study``: the pilot study's table (JSON: the score's to_dict), and one
+    """``nugget --pilot-study``: the pilot study's table (JSON: the score's to_dict in the output schema's shape), and one
     error line for options that belong to other scorings."""
     import json
 
@@ -281,7 +281,8 @@ def test_cli_pilot_study(tmp_path, capsys):
     s.write_text(SYS_TBF)
     assert main(["nugget", "-g", str(g), "-s", str(s), "--pilot-study", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["mapping"] == "pilot2015-alg4" and "span" in d
+    assert d["mapping"] == "pilot2015-alg4" and "span/original" in d["overall"]
+    assert d["documents"][0]["id"] == "d1" and "span/fixed" in d["documents"][0]["scores"]
     assert main(["nugget", "-g", str(g), "-s", str(s), "--pilot-study"]) == 0
     assert capsys.readouterr().out.startswith("=======Pilot study (Liu et al. 2015)")
     assert main(["nugget", "-g", str(g), "-s", str(s), "--pilot-study", "kbp-span-first",

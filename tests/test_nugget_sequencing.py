@@ -295,7 +295,8 @@ def test_hand_derived_implicit_recall(capsys, tmp_path):
     assert code == 0
     seq = json.loads(out)["mappings"]["kbp"]["sequencing"]
     assert seq["combination"] == "mention_type"
-    after = seq["documents"]["d1"]["After"]
+    assert seq["documents"][0]["id"] == "d1"
+    after = seq["documents"][0]["types"]["After"]
     assert after == {"prec_matched": 1, "system_links": 1, "rec_matched": 0,
                      "implicit_matched": 1, "common_entities": 2, "weight": 0.495,
                      "rec_credit": 0.495, "gold_links": 2}

@@ -165,10 +165,14 @@ def test_cli_prints_like_smatch(tmp_path, capsys):
     assert out[:3] == ["Precision: 0.89", "Recall: 0.80", "F-score: 0.84"]  # 8/9, 8/10
     assert main(["smatch", "-f", str(a), str(b), "--method", "both", "--pairs", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["overall"]["exact"]["matched"] == 8 and d["overall"]["exact"]["proven_pairs"] == 2
-    assert d["pairs"][1]["exact"]["status"] == "optimal"
-    assert d["pairs"][1]["gap"] == {"triples": 0.0, "f1_points": 0.0}
-    assert d["pairs"][1]["exact"]["matched_triples"] == [
+    assert d["overall"]["exact"]["counts"]["matched"] == 8
+    assert d["methods"]["exact"]["proven_pairs"] == 2
+    pair = d["documents"][1]
+    assert pair["id"] == 1 and pair["solves"]["exact"]["status"] == "optimal"
+    assert pair["scores"]["exact"]["counts"] == {"matched": 2.0, "test_triples": 2,
+                                                 "gold_triples": 2}
+    assert pair["gap"] == {"triples": 0.0, "f1_points": 0.0}
+    assert pair["solves"]["exact"]["matched_triples"] == [
         [["instance", "x", "xx"], ["instance", "y", "xx"]], [["TOP", "x", "top"],
                                                              ["TOP", "y", "top"]]]
     b.write_text(GOLD + "\n")

@@ -27,8 +27,9 @@ def test_score_json_and_check(tmp_path, capsys):
         assert main(["temporal", str(tmp_path / "gold"), str(tmp_path / "sys"), "--mode", mode,
                      "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
-        assert out["mode"] == mode and set(out["overall"]) == {"recall", "precision", "f1"}
-        counts = out["documents"][0]["counts"]
+        assert out["mode"] == mode and set(out["overall"]) == {"awareness"}
+        assert set(out["overall"]["awareness"]) == {"precision", "recall", "f1", "counts"}
+        counts = out["documents"][0]["scores"]["awareness"]["counts"]
         # te3: 'ei3 BEFORE ei1' is set aside but stays in the denominator; exact: dropped by
         # the maximum consistent subset and likewise counted
         assert counts["sys_total"] == 3 and counts["prec_matched"] == 2
@@ -37,7 +38,7 @@ def test_score_json_and_check(tmp_path, capsys):
     assert main(["temporal", "check", str(tmp_path / "sys"), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     doc = out["documents"][0]
-    assert out["inconsistent"] == 1 and doc["min_drop"] == 1 and doc["exact"]["proven_optimal"]
+    assert out["inconsistent"] == 1 and doc["min_drop"] == 1 and doc["solves"]["exact"]["proven_optimal"]
     assert sorted(doc["witness"]) == ["l0:BEFORE", "l1:BEFORE"]
     assert main(["temporal", "check", str(tmp_path / "sys")]) == 1
     assert "1 inconsistent" in capsys.readouterr().out
@@ -68,7 +69,8 @@ def test_system_ids_aligned_by_span(tmp_path, capsys):
     assert main(["temporal", str(tmp_path / "gold"), str(tmp_path / "sys"), "--mode", "te3",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["overall"]["f1"] == 1.0 and out["documents"][0]["notes"]["unaligned"] == []
+    assert out["overall"]["awareness"]["f1"] == 1.0
+    assert out["documents"][0]["notes"]["unaligned"] == []
 
 
 def test_begins_verified_through_closure_only_in_exact_mode(tmp_path, capsys):
@@ -78,7 +80,7 @@ def test_begins_verified_through_closure_only_in_exact_mode(tmp_path, capsys):
     for mode in ("te3", "exact"):
         assert main(["temporal", str(tmp_path / "gold"), str(tmp_path / "sys"), "--mode", mode,
                      "--json"]) == 0
-        recall[mode] = json.loads(capsys.readouterr().out)["overall"]["recall"]
+        recall[mode] = json.loads(capsys.readouterr().out)["overall"]["awareness"]["recall"]
     assert recall == {"te3": 0.0, "exact": 1.0}
 
 

@@ -246,7 +246,8 @@ def test_cli_entities(tmp_path, capsys):
     lines = out[len(plain):].splitlines()
     assert any(line.split()[:4] == ["overall", "5/4", "0", "2"] for line in lines)
     event_row = next(line for line in lines if line.startswith("EVENT   "))
-    assert event_row.split() == ["EVENT", "0.00", "0.00", "0.00", "44.44", "50.00", "40.00"]
+    # strict P R F1, relaxed P R F1 (P before R before F1, as every exactalign table)
+    assert event_row.split() == ["EVENT", "0.00", "0.00", "0.00", "50.00", "40.00", "44.44"]
     assert "tense 22.22 (50.00)" in out
     assert main(["temporal", gold, system, "--mode", "te3", "--entities", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -254,8 +255,12 @@ def test_cli_entities(tmp_path, capsys):
     assert events["counts"] == {"gold": 5, "system": 4, "strict": 0, "relaxed": 2,
                                 "attributes": {"class": 2, "tense": 1, "aspect": 2, "pos": 2,
                                                "polarity": 2, "modality": 2}}
-    assert events["relaxed"]["f1"] == pytest.approx(4 / 9)
-    assert data["entities"]["documents"][0]["document"] == "d1"
+    assert data["overall"]["events/relaxed"]["f1"] == pytest.approx(4 / 9)
+    assert set(data["overall"]) == {"awareness", "events/strict", "events/relaxed",
+                                    "timexes/strict", "timexes/relaxed"}
+    assert data["entities"]["documents"][0]["id"] == "d1"
+    row = data["documents"][0]
+    assert row["id"] == "d1" and set(row["scores"]) == set(data["overall"])
     assert main(["temporal", gold, system, "--json"]) == 0
     assert "entities" not in json.loads(capsys.readouterr().out)
     assert main(["temporal", "check", gold, "--entities"]) == 2

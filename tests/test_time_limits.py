@@ -68,8 +68,8 @@ def test_monotone_cli_all_skips_a_refused_method(monkeypatch, tmp_path, capsys):
     assert cli.main(["monotone", str(a), str(b), "--json"]) == 0
     out, err = capsys.readouterr()
     doc = json.loads(out)
-    assert "ilp" in doc["skipped"] and "ilp" not in doc["results"]
-    assert doc["results"]["exact"]["objective"] == 4.0
+    assert "ilp" in doc["skipped"] and "ilp" not in doc["solves"]
+    assert doc["solves"]["exact"]["objective"] == 4.0
     assert "warning: method ilp skipped" in err
 
 

@@ -100,9 +100,9 @@ def test_timeline_cli(tmp_path, capsys):
     # crosses (said1 before left in gold, after it in the system); the only monotone matching
     # of all three swaps the two "said": gold said1 -> system said3 (unordered, allowed), gold
     # said3 -> system said1 (both after "left").
-    assert out["overall"]["f1"] == 1.0
+    assert out["overall"]["order-aware"]["f1"] == 1.0
     doc = out["documents"][0]
-    assert doc["results"]["dag"]["status"] == "optimal" and not doc["truth_monotone"]
+    assert doc["solves"]["dag"]["status"] == "optimal" and not doc["truth_monotone"]
     assert doc["recovered"]["dag"] == 1
     assert out["recovery"]["unconstrained"]["truth"] == 3
     assert cli.main(["timeline", str(tmp_path / "gold"), str(tmp_path / "sys")]) == 0

@@ -8,9 +8,13 @@ the commands where they act, :attr:`Command.shared`) come from one parent parser
 
 Conventions every sub-command keeps:
 
-* ``--json`` prints one JSON object with stable keys: every solve is ``Result.to_dict()``
-  (``status``, ``objective``, ``bound``, ``gap``, ...); every P/R/F is an object built by
-  :func:`prf` (``recall``, ``precision``, ``f1``); corpus-level numbers go under ``overall``.
+* ``--json`` prints one JSON object with stable keys (``exactalign/output.schema.json``):
+  every solve is ``Result.to_dict()`` (``status``, ``objective``, ``bound``, ``gap``, ...),
+  the command's certificates under ``solves`` (name -> solve); every P/R/F is an object built
+  by :func:`prf` (``precision``, ``recall``, ``f1``, ``counts``); the corpus scores go under
+  ``overall`` (score name -> P/R/F), the per-document rows under ``documents`` (a list, each
+  row with its ``id`` and its ``scores``, shaped as ``overall``). Text tables print P, R, F1
+  in that order.
 * Errors are one line on stderr, ``exactalign: error: <file>:<line>: <message>``, exit status 2
   for usage and input errors (including a file that cannot be read), 1 for other exactalign
   errors (a solver failing, a solution failing verification). Only unexpected exceptions show a
@@ -179,7 +183,7 @@ def _bipartite_run(args: argparse.Namespace) -> int:
         print_json({
             "instance": {"file": file, "n_ref": inst.n_ref, "n_pred": inst.n_pred,
                          "pairs": inst.num_pairs, "kind": inst.kind},
-            "results": {m: r.to_dict(alignment=args.alignment) for m, r in results.items()},
+            "solves": {m: r.to_dict(alignment=args.alignment) for m, r in results.items()},
             "vs_exact": None if optimum is None else
             {"method": optimum[0], "optimum": optimum[1], "heuristics": vs_exact},
         })

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..metrics.aggregation import prf_dict
+from ..metrics.aggregation import PRECISION_FIRST, prf_dict
 
 
 def solve_options(args: argparse.Namespace) -> dict:
@@ -16,11 +16,56 @@ def solve_options(args: argparse.Namespace) -> dict:
     return {"backend": args.backend, "time_limit": args.time_limit, "seed": args.seed}
 
 
-def prf(recall: float | None, precision: float | None, f1: float | None) -> dict:
+def prf(recall: float | None, precision: float | None, f1: float | None,
+        counts: dict | None = None) -> dict:
     """The JSON object every P/R/F is written as (non-finite numbers become ``null``): the
-    shared :func:`~exactalign.metrics.aggregation.prf_dict`, for scores known as ratios only;
-    a score with counts writes itself (:meth:`~exactalign.metrics.aggregation.PRF.to_dict`)."""
-    return prf_dict(recall, precision, f1)
+    shared :func:`~exactalign.metrics.aggregation.prf_dict`, keys ``precision``, ``recall``,
+    ``f1`` (the output schema's ``prf``), with ``counts`` when given."""
+    out = prf_dict(recall, precision, f1, PRECISION_FIRST)
+    if counts is not None:
+        out["counts"] = counts
+    return out
+
+
+def prf_of(score, counts: bool | dict = True, f1: float | None = None) -> dict:
+    """:func:`prf` of a :class:`~exactalign.metrics.aggregation.PRF` (or anything with
+    ``recall``, ``precision``, ``f1``): its four counts under ``counts`` when ``counts`` is true
+    and the score has them, ``counts`` itself when it is a dict; ``f1`` overrides the score's
+    own F1 (a scorer whose F1 is computed its own way, as GTT's)."""
+    if isinstance(counts, dict):
+        c = counts
+    elif counts and hasattr(score, "counts") and callable(score.counts):
+        c = score.counts()
+    else:
+        c = None
+    return prf(score.recall, score.precision, score.f1 if f1 is None else f1, c)
+
+
+def combined_solve(results, method: str) -> dict:
+    """One corpus-level solve (``Result.to_dict()``) of per-document results:
+    :func:`~exactalign.core.result.combine_results` (worst status, summed objectives and
+    bounds, ``bound`` ``null`` if any document has none)."""
+    from ..core.result import combine_results
+
+    return combine_results(list(results), method).to_dict()
+
+
+#: The key order of every P/R/F object in the JSON output (the text tables' column order).
+_PRF_KEYS = PRECISION_FIRST
+
+
+def precision_first(obj):
+    """``obj`` with every P/R/F object (a dict with ``recall``, ``precision`` and ``f1``)
+    rewritten with those three keys first, in the order ``precision``, ``recall``, ``f1``
+    (one order everywhere, whichever module built the object); nothing else changes."""
+    if isinstance(obj, dict):
+        items = {k: precision_first(v) for k, v in obj.items()}
+        if all(k in items for k in _PRF_KEYS):
+            return {**{k: items[k] for k in _PRF_KEYS}, **items}
+        return items
+    if isinstance(obj, list):
+        return [precision_first(v) for v in obj]
+    return obj
 
 
 #: What every ``--json`` document starts with (``command``, ``version``, ``inputs``,
@@ -39,7 +84,7 @@ def print_json(obj, *, envelope: bool = True) -> None:
     command's document starts with the envelope of the command being run (``envelope=False``:
     a document that is not a command's result, such as a JSON Schema)."""
     if envelope and isinstance(obj, dict) and _ENVELOPE:
-        obj = {**_ENVELOPE, **obj}
+        obj = {**_ENVELOPE, **precision_first(obj)}
     sys.stdout.write(_dumps(obj, "") + "\n")
 
 

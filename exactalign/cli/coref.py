@@ -3,20 +3,25 @@
 Registered in :data:`exactalign.cli.COMMANDS`. Importing this module is cheap (no numpy): the
 scoring modules are imported when the command runs.
 
-Output: a table like the reference scorer's summary -- recall and precision with their counts,
-F1 -- for the identification of mentions and each metric, the CoNLL average when MUC, B³ and
-CEAFe were computed, and the CEAF alignment solves (status, objective, bound, gap; for the greedy
-heuristic, how far it falls short of the exact alignment). ``--json`` prints one object:
+Output: a table like the reference scorer's summary -- precision and recall with their counts,
+F1 (P, R, F1: the column order of every exactalign table) -- for the identification of
+mentions and each metric, the CoNLL average when MUC, B³ and CEAFe were computed, and the CEAF
+alignment solves (status, objective, bound, gap; for the greedy heuristic, how far it falls
+short of the exact alignment). ``--json`` prints one object (``exactalign/output.schema.json``):
 
-* ``overall`` -- corpus level: ``mentions`` and each metric as ``{"recall", "precision", "f1",
-  "counts"}`` (``blanc`` adds ``coref`` and ``noncoref``, each such an object), ``conll`` (the
-  same shape, recall and precision ``null``), and ``ceaf``: per CEAF metric ``{"method",
-  "solve", "exact", "vs_exact"}`` -- ``solve`` and ``exact`` are ``Result.to_dict()`` (``exact``
-  only for a heuristic method, else ``null``), ``vs_exact`` the heuristic's shortfall
+* ``overall`` -- corpus level, score name -> ``{"precision", "recall", "f1", "counts"}``:
+  ``mentions``, each metric, ``blanc/coref`` and ``blanc/noncoref`` (``blanc``, their
+  average, has no counts) and ``conll`` (the CoNLL average; precision and recall ``null``);
+* ``solves`` -- per CEAF metric its entity alignment's corpus solve (``Result.to_dict()``),
+  and with ``--ceaf-method greedy`` also ``ceafm/exact``, ``ceafe/exact``: the exact solves it
+  is compared with;
+* ``vs_exact`` -- with ``--ceaf-method greedy``, per CEAF metric the heuristic's shortfall
   (``{"documents", "documents_with_gap", "shortfall", "relative", "largest_gap",
-  "largest_gap_document"}``; per document ``{"shortfall", "relative"}``) or ``null``;
-* ``documents`` -- a list, in key order, of the same per document plus ``name`` and
-  ``repeated`` (response mentions dropped by the reference's repeated-mention rule);
+  "largest_gap_document"}``), else ``null``;
+* ``documents`` -- a list, in key order, of ``{"id", "scores", "solves", "repeated",
+  "vs_exact"}``: the same per document (``vs_exact``: ``{"shortfall", "relative"}`` per CEAF
+  metric), ``repeated`` counting the response mentions dropped by the reference's
+  repeated-mention rule;
 * ``key``, ``response``, ``metrics``, ``ceaf_method``.
 """
 
@@ -57,7 +62,7 @@ def add_coref_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_coref(args: argparse.Namespace) -> int:
     from ..metrics import coref
-    from .common import prf, print_json, solve_options
+    from .common import print_json, solve_options
 
     metrics = list(args.metric or ["all"])
     metrics = [m for m in coref.METRICS if m in metrics or "all" in metrics]
@@ -67,10 +72,7 @@ def run_coref(args: argparse.Namespace) -> int:
     key = "<stdin>" if args.key == "-" else args.key
     response = "<stdin>" if args.response == "-" else args.response
     if args.json:
-        print_json({"key": key, "response": response, "metrics": list(scores.metrics),
-                    "ceaf_method": scores.ceaf_method,
-                    "overall": _overall_json(scores, prf),
-                    "documents": [_document_json(d, scores, prf) for d in scores.documents]})
+        print_json(_json(scores, key, response))
         return 0
     n_key = int(scores.mentions.recall_den)
     n_resp = int(scores.mentions.precision_den)
@@ -94,43 +96,61 @@ def run_coref(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------------------------
 # JSON
 # --------------------------------------------------------------------------------------------
-def _metrics_json(mentions, scores: dict, conll, prf) -> dict:
-    """Each score writes itself (``PRF.to_dict``; ``Blanc.to_dict`` adds both kinds); the CoNLL
-    average, a mean of F1s, is a P/R/F with recall and precision ``null``."""
-    out = {"mentions": mentions.to_dict()}
-    out.update({m: s.to_dict() for m, s in scores.items()})
+def _scores_json(mentions, scores: dict, conll) -> dict:
+    """Score name -> P/R/F (``precision``, ``recall``, ``f1``, ``counts``): ``mentions``, each
+    metric, BLANC's two link kinds as ``blanc/coref`` and ``blanc/noncoref`` (``blanc`` is their
+    average, without counts) and ``conll``, the CoNLL average -- a mean of F1s, so its
+    precision and recall are ``null``."""
+    from .common import prf, prf_of
+
+    out = {"mentions": prf_of(mentions)}
+    for m, s in scores.items():
+        if m == "blanc":
+            out[m] = prf_of(s, counts=False)
+            out["blanc/coref"] = prf_of(s.coref)
+            out["blanc/noncoref"] = prf_of(s.noncoref)
+        else:
+            out[m] = prf_of(s)
     if conll is not None:
         out["conll"] = prf(None, None, conll)
     return out
 
 
-def _ceaf_json(solve, exact, vs_exact, method: str) -> dict:
-    return {"method": method, "solve": solve.to_dict(),
-            "exact": None if exact is None else exact.to_dict(), "vs_exact": vs_exact}
-
-
-def _overall_json(scores, prf) -> dict:
-    out = _metrics_json(scores.mentions, scores.overall, scores.conll, prf)
-    out["ceaf"] = {m: _ceaf_json(scores.ceaf_result(m), scores.ceaf_result(m, exact=True),
-                                 scores.ceaf_gap(m), scores.ceaf_method)
-                   for m in scores.metrics if m in ("ceafm", "ceafe")}
+def _solves_json(ceaf: dict, ceaf_exact: dict) -> dict:
+    """CEAF metric -> its entity alignment's solve, and ``METRIC/exact`` -> the exact solve it
+    was compared with (the greedy method only)."""
+    out = {m: r.to_dict() for m, r in ceaf.items() if r is not None}
+    out.update({f"{m}/exact": r.to_dict() for m, r in ceaf_exact.items() if r is not None})
     return out
 
 
-def _document_json(d, scores, prf) -> dict:
-    out = {"name": d.name, "repeated": d.repeated}
-    out.update(_metrics_json(d.mentions, d.scores, d.conll, prf))
-    ceaf = {}
-    for m, solve in d.ceaf.items():
-        exact = d.ceaf_exact.get(m)
-        vs = None
-        if exact is not None:
-            short = exact.objective - solve.objective
-            vs = {"shortfall": short,
-                  "relative": short / exact.objective if exact.objective else 0.0}
-        ceaf[m] = _ceaf_json(solve, exact, vs, scores.ceaf_method)
-    out["ceaf"] = ceaf
-    return out
+def _json(scores, key: str, response: str) -> dict:
+    ceaf = [m for m in scores.metrics if m in ("ceafm", "ceafe")]
+    greedy = scores.ceaf_method == "greedy"
+    return {
+        "key": key, "response": response, "metrics": list(scores.metrics),
+        "ceaf_method": scores.ceaf_method,
+        "overall": _scores_json(scores.mentions, scores.overall, scores.conll),
+        "solves": _solves_json({m: scores.ceaf_result(m) for m in ceaf},
+                               {m: scores.ceaf_result(m, exact=True) for m in ceaf}),
+        "vs_exact": {m: scores.ceaf_gap(m) for m in ceaf} if greedy else None,
+        "documents": [_document_json(d, greedy) for d in scores.documents],
+    }
+
+
+def _document_json(d, greedy: bool) -> dict:
+    vs = None
+    if greedy:
+        vs = {}
+        for m, solve in d.ceaf.items():
+            exact = d.ceaf_exact.get(m)
+            if exact is not None:
+                short = exact.objective - solve.objective
+                vs[m] = {"shortfall": short,
+                         "relative": short / exact.objective if exact.objective else 0.0}
+    return {"id": d.name, "scores": _scores_json(d.mentions, d.scores, d.conll),
+            "solves": _solves_json(d.ceaf, d.ceaf_exact), "repeated": d.repeated,
+            "vs_exact": vs}
 
 
 # --------------------------------------------------------------------------------------------
@@ -150,15 +170,16 @@ def _pct(x: float) -> str:
 def _score_table(mentions, scores: dict, conll) -> str:
     from .common import table
 
-    rows = [["metric", "recall", "", "precision", "", "F1"]]
+    rows = [["metric", "precision", "", "recall", "", "F1"]]
 
     def row(label, s, counts=True):
         if counts:
-            rows.append([label, _pct(s.recall), f"({_num(s.recall_num)} / {_num(s.recall_den)})",
-                         _pct(s.precision),
-                         f"({_num(s.precision_num)} / {_num(s.precision_den)})", _pct(s.f1)])
+            rows.append([label, _pct(s.precision),
+                         f"({_num(s.precision_num)} / {_num(s.precision_den)})",
+                         _pct(s.recall), f"({_num(s.recall_num)} / {_num(s.recall_den)})",
+                         _pct(s.f1)])
         else:
-            rows.append([label, _pct(s.recall), "", _pct(s.precision), "", _pct(s.f1)])
+            rows.append([label, _pct(s.precision), "", _pct(s.recall), "", _pct(s.f1)])
 
     row("mentions", mentions)
     for m, s in scores.items():

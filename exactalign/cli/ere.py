@@ -10,14 +10,16 @@ Both mappings are always computed -- the paper's procedure and the exact lexicog
 the report shows the one chosen with ``--mapping``, the procedure's shortfall, and every
 mention pair and category that differs between the two.
 
-JSON keys: ``a``, ``b``, ``mapping``; ``overall`` (summed counts under the chosen mapping:
+JSON keys (``exactalign/output.schema.json``; agreement counts, no P/R/F, so no ``overall``):
+``a``, ``b``, ``mapping``; ``counts`` (summed over documents under the chosen mapping:
 ``mentions`` {exact, overlap, unmatched_a, unmatched_b, total_overlap}, ``entities_a``,
 ``entities_b``, ``relations_a``, ``relations_b``, ``events_a``, ``events_b``,
-``entity_type_mismatches``); ``other`` (the same under the other mapping); ``vs_exact``
-{documents, documents_below, count_shortfall, overlap_shortfall}; ``exact`` (the summed
-weighted-matching solves, ``Result.to_dict()``); ``documents`` (per document: ``name``,
-``counts``, ``overlap_categories``, ``level_mismatches``, ``entity_type_mismatches``, ``gap``);
-``differences`` (a list of {document, kind, item, procedure, exact}).
+``entity_type_mismatches``); ``other_counts`` (the same under the other mapping);
+``vs_exact`` {documents, documents_below, count_shortfall, overlap_shortfall}; ``solves``
+(``exact``: the summed weighted-matching solves, ``Result.to_dict()``); ``documents`` (a list,
+per document: ``id``, ``counts``, ``overlap_categories``, ``level_mismatches``,
+``entity_type_mismatches``, ``gap``); ``differences`` (a list of {document, kind, item,
+procedure, exact}).
 """
 
 from __future__ import annotations
@@ -76,9 +78,9 @@ def run_ere(args: argparse.Namespace) -> int:
     if args.json:
         print_json({
             "a": args.a, "b": args.b, "mapping": args.mapping,
-            "overall": ere.sum_counts(chosen), "other": ere.sum_counts(other), "vs_exact": vs,
-            "exact": solve.to_dict(),
-            "documents": [{"name": d.name, "counts": d.counts(),
+            "counts": ere.sum_counts(chosen), "other_counts": ere.sum_counts(other),
+            "vs_exact": vs, "solves": {"exact": solve.to_dict()},
+            "documents": [{"id": d.name, "counts": d.counts(),
                            "overlap_categories": d.mention_report["overlap_categories"],
                            "level_mismatches": d.mention_report["level_mismatches"],
                            "entity_type_mismatches": d.entities["type_mismatches"],

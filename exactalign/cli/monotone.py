@@ -13,17 +13,18 @@ file is an object, else ``sequence`` (``--kind sequence`` reads the items in the
 it refuses an object with edges).
 ``--matching`` is the capacity kind (1:1, 1:N, N:1), ``--strict`` the strict order rule
 (:mod:`exactalign.problems.monotone`). ``--json``: ``{"instance": {a, b, structure, n_ref,
-n_pred, pairs, kind, strict}, "results": {method: solve}, "vs_exact": {method, optimum,
+n_pred, pairs, kind, strict}, "solves": {method: solve}, "vs_exact": {method, optimum,
 heuristics: {name: {shortfall, relative}}} | null, "skipped": {method: reason}}``; with
 ``--method all`` a method that refuses the instance as too large (:class:`ModelTooLargeError`) is
 skipped with a warning on stderr, and the others still run.
 
 ``exactalign timeline GOLD_DIR SYS_DIR`` matches each system timeline to its reference without
 ids (:mod:`exactalign.metrics.timeline`) and prints the order-aware P/R/F1 and how many id-based
-pairs each method recovers. ``--json``: ``{"gold", "system", "overall": PRF, "recovery":
-{method: {"recovered", "truth", "rate"}}, "documents": [{"document", "n_gold", "n_system",
-"gold_links", "system_links", "dropped_links", "truth_monotone", "score": PRF, "recovered":
-{method: n}, "results": {method: solve}}]}``.
+pairs each method recovers. ``--json``: ``{"gold", "system", "overall": {"order-aware": PRF},
+"solves": {method: corpus solve}, "recovery": {method: {"recovered", "truth", "rate"}},
+"documents": [{"id", "scores": {"order-aware": PRF}, "n_gold", "n_system", "gold_links",
+"system_links", "dropped_links", "truth_monotone", "recovered": {method: n}, "solves": {method:
+solve}}]}``.
 
 Argument parsing only at import (no numpy); the run functions import what they need.
 """
@@ -38,6 +39,8 @@ MATCHINGS = ("1:1", "1:N", "N:1")
 METHODS = ("exact", "ilp", "greedy", "linext", "local")
 FORMULATIONS = ("compact", "grid", "pairwise")
 SIMILARITIES = ("exact", "dice")
+#: The name of ``timeline``'s one score in ``overall`` and in each document's ``scores``.
+SCORE = "order-aware"
 
 
 def add_monotone_arguments(p: argparse.ArgumentParser) -> None:
@@ -151,7 +154,7 @@ def run_monotone(args: argparse.Namespace) -> int:
             "instance": {"a": args.a, "b": args.b, "structure": kind, "n_ref": inst.n_ref,
                          "n_pred": inst.n_pred, "pairs": inst.num_pairs, "kind": inst.kind,
                          "strict": inst.strict},
-            "results": {m: r.to_dict(alignment=args.alignment) for m, r in results.items()},
+            "solves": {m: r.to_dict(alignment=args.alignment) for m, r in results.items()},
             "vs_exact": None if optimum is None else
             {"method": optimum[0], "optimum": optimum[1], "heuristics": vs},
             "skipped": skipped})
@@ -184,7 +187,7 @@ def add_timeline_arguments(p: argparse.ArgumentParser) -> None:
 def run_timeline(args: argparse.Namespace) -> int:
     from ..io.timeml import read_timeml_dir
     from ..metrics import timeline
-    from .common import prf, print_json
+    from .common import combined_solve, prf_of, print_json
 
     corpus = timeline.match_corpus(read_timeml_dir(args.gold), read_timeml_dir(args.system),
                                    backend=args.backend, time_limit=args.time_limit,
@@ -195,17 +198,19 @@ def run_timeline(args: argparse.Namespace) -> int:
     if args.json:
         print_json({
             "gold": args.gold, "system": args.system,
-            "overall": prf(overall.recall, overall.precision, overall.f1),
+            "overall": {SCORE: prf_of(overall)},
+            "solves": {m: combined_solve((d.results[m] for d in corpus.documents), m)
+                       for m in methods},
             "recovery": {m: {"recovered": a, "truth": t, "rate": a / t if t else None}
                          for m, (a, t) in rec.items()},
             "documents": [{
-                "document": d.doc_id, "n_gold": d.gold.n, "n_system": d.system.n,
+                "id": d.doc_id, "scores": {SCORE: prf_of(d.prf)},
+                "n_gold": d.gold.n, "n_system": d.system.n,
                 "gold_links": d.gold.links, "system_links": d.system.links,
                 "dropped_links": d.gold.dropped + d.system.dropped,
                 "truth_monotone": d.truth_monotone,
-                "score": prf(d.prf.recall, d.prf.precision, d.prf.f1),
                 "recovered": d.recovered,
-                "results": {m: r.to_dict() for m, r in d.results.items()}}
+                "solves": {m: r.to_dict() for m, r in d.results.items()}}
                 for d in corpus.documents]})
         return 0
     print(f"{args.gold} vs {args.system}: {len(corpus.documents)} document(s); order-aware "

@@ -30,8 +30,13 @@ Only the key documents are scored, as the reference scorers do: response documen
 keys are named in a warning (stderr; ``warnings`` in JSON), and a response file none of whose
 documents is in the keys is an error (:func:`check_documents`).
 
-``--json`` prints ``{"keys", "responses", "format", "alignments": {name: {"status",
-"overall": {"recall", "precision", "f1", "counts"}, "wall_time", "documents"}}, "warnings"}``.
+``--json`` prints (``exactalign/output.schema.json``) ``{"keys", "responses", "format",
+"overall": {alignment: {"precision", "recall", "f1", "counts"}}, "alignments": {alignment:
+{"status", "bound", "wall_time"}}, "documents": [{"id", "scores": {alignment: P/R/F with
+counts}, "alignments": {alignment: {"status", "bound", "alignment"}}}], "warnings"}`` (and
+``compare`` with ``--compare``): one document row per key message (document), in key order.
+The alignments' proofs are their statuses and bounds (assignments and Dinkelbach's method; no
+solver certificate, so no ``solves``).
 """
 
 from __future__ import annotations
@@ -64,9 +69,9 @@ def add_muc4_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", metavar="FILE", default=None,
                    help="1992 official score report: also score its recorded mapping")
     p.add_argument("--per-message", action="store_true",
-                   help="1992 format: also each message's counts and F under every alignment, "
-                        "as the official report's per-message rows (JSON: a 'messages' list per "
-                        "alignment)")
+                   help="1992 format: also print each message's counts and F under every "
+                        "alignment, as the official report's per-message rows (JSON always has "
+                        "them: 'documents')")
     p.add_argument("--compare", action="store_true",
                    help="with --report: compare our scoring of the report's mapping with the "
                         "report, slot row by slot row")
@@ -109,9 +114,11 @@ def run_muc4(args: argparse.Namespace) -> int:
             from ..core.errors import InputError
 
             raise InputError("--per-message is defined for --format muc1992")
-        rows, per_message = _run_gtt(args, warnings), None
+        details: dict = {}
+        rows, per_message = _run_gtt(args, warnings, details), None
     else:
         rows, scores = _run_1992(args, warnings)
+        details = {name: _details_1992(sc) for name, sc in scores.items()}
         per_message = scores if getattr(args, "per_message", False) else None
         if getattr(args, "compare", False):
             compare = _compare_1992(args)
@@ -119,25 +126,20 @@ def run_muc4(args: argparse.Namespace) -> int:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:
         doc = {"keys": args.keys, "responses": args.responses, "format": args.format,
-               "alignments": {name: {"status": st, "overall": {
-                   **prf(r, p, f), "counts": counts}, "wall_time": wt, "documents": nd}
-                   for name, st, r, p, f, counts, wt, nd in rows},
+               "overall": {name: prf(r, p, f, counts)
+                           for name, st, r, p, f, counts, wt, nd in rows},
+               "alignments": {name: {"status": st, "bound": details[name]["bound"],
+                                     "wall_time": wt}
+                              for name, st, r, p, f, counts, wt, nd in rows},
+               "documents": _documents_json(details),
                "warnings": warnings}
         if compare is not None:
             doc["compare"] = _compare_json(compare)
-        if per_message is not None:
-            for name, sc in per_message.items():
-                doc["alignments"][name]["messages"] = [
-                    {"message": m.message, **prf(m.counts.recall, m.counts.precision,
-                                                 m.counts.f1),
-                     "counts": {k: getattr(m.counts, k) for k in _fields()},
-                     "status": m.status.value, "alignment": [list(a) for a in m.alignment]}
-                    for m in sc.messages]
         print_json(doc)
         return 0
     print(f"{args.keys} vs {args.responses} ({args.format})")
-    header = ["alignment", "status", "recall", "precision", "f1", "counts", "time(s)"]
-    print(table(header, [[n, st, f"{100 * r:.2f}", f"{100 * p:.2f}", f"{100 * f:.2f}",
+    header = ["alignment", "status", "precision", "recall", "f1", "counts", "time(s)"]
+    print(table(header, [[n, st, f"{100 * p:.2f}", f"{100 * r:.2f}", f"{100 * f:.2f}",
                            " ".join(f"{k}={v:g}" for k, v in c.items()), f"{wt:.3f}"]
                           for n, st, r, p, f, c, wt, _ in rows]))
     if per_message is not None:
@@ -151,6 +153,48 @@ def _fields():
     from ..metrics.muc4 import FIELDS
 
     return FIELDS
+
+
+def _details_1992(sc) -> dict:
+    """A 1992 alignment's proven bound on the corpus F (``exact-corpus``; else ``None``) and
+    its messages as ``(id, scores, certificate)``: P/R/F with the message's counts, and the
+    message's status, bound and template pairs."""
+    from .common import prf
+
+    return {"bound": sc.bound, "documents": [
+        (m.message, prf(m.counts.recall, m.counts.precision, m.counts.f1,
+                        {k: getattr(m.counts, k) for k in _fields()}),
+         {"status": m.status.value, "bound": m.bound,
+          "alignment": [list(a) for a in m.alignment]})
+        for m in sc.messages]}
+
+
+def _details_gtt(s) -> dict:
+    """A GTT-format alignment's documents, as :func:`_details_1992` (no corpus bound: every
+    document's score is maximised on its own)."""
+    from .common import prf
+
+    return {"bound": None, "documents": [
+        (d.docid, prf(d.counts.recall, d.counts.precision, d.f1, _gtt_counts(d.counts)),
+         {"status": d.status.value, "bound": d.bound, "alignment": d.alignment.tolist()})
+        for d in s.docs]}
+
+
+def _gtt_counts(o) -> dict:
+    return {"p_num": o.precision_num, "p_den": o.precision_den, "r_num": o.recall_num,
+            "r_den": o.recall_den}
+
+
+def _documents_json(details: dict) -> list[dict]:
+    """One row per key document (message), in key order: ``id``, ``scores`` (alignment ->
+    P/R/F with counts) and ``alignments`` (alignment -> status, bound, template pairs)."""
+    rows: dict[str, dict] = {}
+    for name, det in details.items():
+        for doc_id, score, cert in det["documents"]:
+            row = rows.setdefault(doc_id, {"id": doc_id, "scores": {}, "alignments": {}})
+            row["scores"][name] = score
+            row["alignments"][name] = cert
+    return list(rows.values())
 
 
 def _per_message_text(scores: dict) -> str:
@@ -218,12 +262,12 @@ def check_documents(keys, responses, path, warnings: list[str]) -> None:
                     f"{', '.join(extra[:5])}{more}")
 
 
-def _run_gtt(args, warnings: list[str]) -> list[tuple]:
+def _run_gtt(args, warnings: list[str], details: dict) -> list[tuple]:
     from ..io import gtt
     from ..metrics import templates
 
     if args.metric == "ceaf-ree":
-        return _run_ree(args, warnings)
+        return _run_ree(args, warnings, details)
     gold = gtt.read_gold(args.keys)
     pred = gtt.read_predictions(args.responses)
     check_documents(gold, pred, args.responses, warnings)
@@ -240,13 +284,13 @@ def _run_gtt(args, warnings: list[str]) -> list[tuple]:
     for m, run in runs:
         s = run(m)
         o = s.overall
-        rows.append((m, s.status.value, o.recall, o.precision, o.f1, {
-            "p_num": o.precision_num, "p_den": o.precision_den, "r_num": o.recall_num,
-            "r_den": o.recall_den}, s.wall_time, len(s.docs)))
+        rows.append((m, s.status.value, o.recall, o.precision, o.f1, _gtt_counts(o),
+                     s.wall_time, len(s.docs)))
+        details[m] = _details_gtt(s)
     return rows
 
 
-def _run_ree(args, warnings: list[str]) -> list[tuple]:
+def _run_ree(args, warnings: list[str], details: dict) -> list[tuple]:
     from ..io import gtt
     from ..metrics import templates
 
@@ -260,9 +304,9 @@ def _run_ree(args, warnings: list[str]) -> list[tuple]:
         for m in methods:
             s = templates.ceaf_ree(gold, pred, phi, m)
             o = s.overall
-            rows.append((s.method, s.status.value, o.recall, o.precision, o.f1, {
-                "p_num": o.precision_num, "p_den": o.precision_den, "r_num": o.recall_num,
-                "r_den": o.recall_den}, s.wall_time, len(s.docs)))
+            rows.append((s.method, s.status.value, o.recall, o.precision, o.f1, _gtt_counts(o),
+                         s.wall_time, len(s.docs)))
+            details[s.method] = _details_gtt(s)
     return rows
 
 

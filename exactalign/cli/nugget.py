@@ -17,7 +17,7 @@ micro/macro table and, with ``-c``, its coreference section) for the chosen mapp
 ``--compat`` the per-type table differs (corrected: it uses the ``mention_type`` mapping and
 lists system-only types; see :mod:`exactalign.metrics.nugget`) and, with ``-c``, a block of
 coreference details follows (untruncated P/R/F1, the CoNLL-2012 average, greedy against exact
-CEAF alignment; :func:`~exactalign.metrics.nugget.format_coref_details`).
+CEAF alignment; :func:`format_coref_details`).
 ``--mapping all`` prints the report of every mapping and then how far each heuristic falls below
 the exact optimum (``all`` includes the span-first mappings ``pilot2015-alg4`` and
 ``kbp-span-first``). ``--type-credit C`` gives level-based partial credit to a type of the
@@ -310,10 +310,32 @@ def _run_pilot_study(args: argparse.Namespace) -> int:
     for w in sc.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:
-        print_json(sc.to_dict())
+        print_json(pilot_study_json(sc.to_dict()))
     else:
         sys.stdout.write(nugget.format_pilot_study(sc))
     return 0
+
+
+def pilot_study_json(d: dict) -> dict:
+    """``--pilot-study --json``: :meth:`~exactalign.metrics.nugget.PilotStudyScore.to_dict`
+    in the output schema's shape. ``overall``: ``span/original``, ``span/evmeval``,
+    ``span/fixed`` (Algorithm 2's span scores under the three precisions, their ``fp`` among
+    the counts) and ``algorithm4/COMBINATION`` (Algorithm 4's F1 per attribute combination);
+    ``documents``: ``{"id", "scores"}`` (the span scores) with the rest of each document's
+    entry; ``span_macro``, ``accuracy``, ``multiplied`` and the counts as they were."""
+    out = {k: v for k, v in d.items() if k not in ("span", "algorithm4", "documents")}
+    overall = {}
+    for p, x in d["span"].items():
+        x = dict(x)
+        fp = x.pop("fp")
+        overall[f"span/{p}"] = {**x, "counts": {**x.get("counts", {}), "fp": fp}}
+    overall.update({f"algorithm4/{c}": x for c, x in d["algorithm4"].items()})
+    out["overall"] = overall
+    out["documents"] = [
+        {"id": doc["doc_id"], "scores": {f"span/{p}": x for p, x in doc["span"].items()},
+         **{k: v for k, v in doc.items() if k not in ("doc_id", "span")}}
+        for doc in d["documents"]]
+    return out
 
 
 def _check_paths(args: argparse.Namespace) -> None:
@@ -460,9 +482,10 @@ def format_v18_comparison(score, gold, system, whitelist) -> str:
 def sequencing_to_json(sc) -> dict:
     """``-a``'s scores of one mapping: ``combination`` (the mapping's attribute combination
     that places system mentions on gold ones), ``types[type]`` for Subevent, After and All
-    (``recall``, ``precision``, ``f1`` as fractions, ``v18`` -- the strings v1.8 prints for
-    F1, P and R --, and the summed counts ``prec_matched``, ``system_links``, ``rec_credit``,
-    ``gold_links``) and ``documents[doc_id][type]`` (the toolkit's counts of that document:
+    (``precision``, ``recall``, ``f1`` as fractions, with the summed ``counts``
+    ``prec_matched``, ``system_links``, ``rec_credit``, ``gold_links``, and ``v18`` -- the
+    strings v1.8 prints for P, R and F1) and ``documents`` (a list of ``{"id", "types": {type: counts}}``, the
+    toolkit's counts of that document:
     ``prec_matched``, ``system_links``, ``rec_matched``, ``implicit_matched``,
     ``common_entities``, ``weight``, ``rec_credit``, ``gold_links``)."""
     from ..metrics import sequencing
@@ -471,14 +494,13 @@ def sequencing_to_json(sc) -> dict:
     types = {}
     for t in sequencing.EVAL_TYPES:
         p, r, f = sc.scores(t)
-        types[t] = {**prf(r, p, f),
-                    "v18": {"f1": sequencing.py2_percent(f),
-                            "precision": sequencing.py2_percent(p),
-                            "recall": sequencing.py2_percent(r)},
-                    **sc.totals(t)}
+        types[t] = {**prf(r, p, f, dict(sc.totals(t))),
+                    "v18": {"precision": sequencing.py2_percent(p),
+                            "recall": sequencing.py2_percent(r),
+                            "f1": sequencing.py2_percent(f)}}
     return {"combination": sc.combination, "types": types,
-            "documents": {d.doc_id: {t: c.to_dict() for t, c in d.counts.items()}
-                          for d in sc.documents}}
+            "documents": [{"id": d.doc_id, "types": {t: c.to_dict() for t, c in d.counts.items()}}
+                          for d in sc.documents]}
 
 
 def _check_whitelist(args: argparse.Namespace, ev) -> None:
@@ -511,8 +533,37 @@ def _report(score, compat: bool, seq=None) -> str:
 
         text += sequencing.format_v18_sequencing(seq)
     if score.coref is not None and not compat:
-        text += nugget.format_coref_details(score.coref)
+        text += format_coref_details(score.coref)
     return text
+
+
+def format_coref_details(c) -> str:
+    """What v1.8's coreference section leaves out, in percent (exactalign's own block, after
+    v1.8's report without ``--compat``): per metric the untruncated precision, recall and F1
+    (the reference scorer's TOTALS; P, R, F1 as every exactalign table), the CoNLL-2012
+    average (MUC, B³, CEAFe; v1.8's average includes BLANC), the rows v1.8's conversion
+    produced, and CEAFm/CEAFe with the greedy entity alignment against the exact one."""
+    from ..metrics.coref import CEAF_PHI
+    from ..metrics.nugget import COREF_METRICS
+
+    out = ["\n=======Coreference details (exactalign)=========\n",
+           "Metric\tPrec\tRec\tF1\n"]
+    for m in COREF_METRICS:
+        p = c.scores.overall[m]
+        out.append(f"{m}\t{100 * p.precision:.4f}\t{100 * p.recall:.4f}\t{100 * p.f1:.4f}\n")
+    out.append(f"CoNLL-2012 average (muc, bcub, ceafe)\t{100 * c.conll:.4f}\n")
+    n_key = sum(len(r.key.mentions) for r in c.documents)
+    n_resp = sum(len(r.response.mentions) for r in c.documents)
+    out.append(f"Rows: {sum(len(r.gold) for r in c.documents)} ({n_key} gold, {n_resp} "
+               f"system, {sum(r.aligned for r in c.documents)} aligned on "
+               f"{c.combination} with Dice >= {c.threshold:g})\n")
+    for m in CEAF_PHI:
+        g, x = c.greedy.overall[m], c.scores.overall[m]
+        gap = c.greedy.ceaf_gap(m)
+        out.append(f"{m}: greedy alignment F1 {100 * g.f1:.4f} vs exact {100 * x.f1:.4f} "
+                   f"(shortfall {gap['shortfall']:.4f} in {gap['documents_with_gap']} of "
+                   f"{gap['documents']} documents)\n")
+    return "".join(out)
 
 
 def _prf(x, f1: float | None = None) -> dict:
@@ -523,62 +574,92 @@ def _prf(x, f1: float | None = None) -> dict:
     return prf(x.recall, x.precision, x.f1 if f1 is None else f1)
 
 
-def to_json(ev) -> dict:
-    """The ``--json`` object. Stable keys: ``gold``, ``system``, ``mode``, ``attributes``,
-    ``combinations``, ``compat``, ``warnings`` (strings ``file:line: message``), ``mappings``
-    and ``vs_exact``. ``mappings[m]``: ``overall[combination]`` (``micro``, ``macro`` -- its
-    ``f1`` is v1.8's F1 of the mean P and R -- and ``micro_tp_fp``, each a P/R/F object, with
-    ``tp``, ``n_gold``, ``n_system``), ``valid_documents``, ``excluded_system_mentions``,
-    ``documents[doc_id]`` (``n_gold``, ``n_system``, ``n_system_ids``, ``valid``,
-    ``combinations[c]``: ``tp``, ``fp``, ``prf``, ``prf_tp_fp``, ``solve`` -- the
-    :meth:`Result.to_dict` of that solve -- and, when the exact mapping ran, ``exact_tp`` and
-    ``gap_to_exact``) and ``per_type`` (``combination``, ``types[type]``: ``tp``, ``n_gold``,
-    ``n_system``, ``recall``, ``precision``, ``f1``). ``vs_exact[heuristic][combination]``:
-    ``tp``, ``exact_tp``, ``shortfall``, ``documents_with_gap``, ``max_document_tp_gap``,
-    ``max_document_f1_gap``, ``micro_f1``, ``exact_micro_f1``, ``macro_f1``,
-    ``exact_macro_f1`` (``null`` without the exact mapping). Ratios with a zero denominator are
-    0, not v1.8's ``nan``. ``scheme`` is ``"dice"`` (see :func:`muc_to_json` for ``muc``);
-    ``attribute_credits``: attribute name -> ``{levels, separators, families}`` of the
-    hierarchical partial credit used instead of equality (``{}``: v1.8's equality).
-    ``mappings[m]["coreference"]``: :func:`coref_to_json` with ``-c``, else ``null``; the CLI
-    adds ``mappings[m]["sequencing"]``: :func:`sequencing_to_json` with ``-a``, else ``null``."""
-    exact = ev.scores.get("exact")
-    mappings = {}
-    for m, sc in ev.scores.items():
-        overall = {}
-        for c in sc.combinations:
-            mic = sc.micro(c)
-            overall[c] = {
-                "micro": _prf(mic), "macro": _prf(sc.macro(c)),
-                "micro_tp_fp": _prf(sc.micro_tp_fp(c)),
-                "tp": mic.recall_num, "n_gold": int(mic.recall_den),
-                "n_system": int(mic.precision_den),
-            }
-        docs = {}
+def _name(mapping: str, combination: str) -> str:
+    """The name of a (mapping, attribute combination) score in ``overall``, ``solves`` and the
+    document rows: ``MAPPING/COMBINATION``, grouped as the text report groups them."""
+    return f"{mapping}/{combination}"
+
+
+def _rows(scores: dict) -> list:
+    """The documents of every mapping, by document: ``[(doc_id, {mapping: document})]`` in
+    the gold's order (every mapping scores the same documents)."""
+    rows: dict = {}
+    for m, sc in scores.items():
         for d in sc.documents:
-            combos = {}
-            for c in sc.combinations:
-                entry = {"tp": d.tp(c), "fp": d.fp(c), "prf": _prf(d.prf(c)),
-                         "prf_tp_fp": _prf(d.prf_tp_fp(c)), "solve": d.results[c].to_dict()}
-                if exact is not None:
-                    x = exact.document(d.doc_id).tp(c)
-                    entry["exact_tp"] = x
-                    entry["gap_to_exact"] = x - d.tp(c)
-                combos[c] = entry
-            docs[d.doc_id] = {"n_gold": d.n_gold, "n_system": d.n_system,
-                              "n_system_ids": d.n_system_ids, "valid": d.valid,
-                              "combinations": combos}
+            rows.setdefault(d.doc_id, {})[m] = d
+    return list(rows.items())
+
+
+def to_json(ev) -> dict:
+    """The ``--json`` object (``exactalign/output.schema.json``). Stable keys: ``gold``,
+    ``system``, ``mode``, ``scheme`` (``"dice"``; see :func:`muc_to_json` for ``muc``),
+    ``attribute_credits`` (attribute name -> ``{levels, separators, families}`` of the
+    hierarchical partial credit used instead of equality; ``{}``: v1.8's equality),
+    ``attributes``, ``combinations``, ``compat``, ``warnings`` (strings ``file:line:
+    message``), and
+
+    * ``overall``: ``MAPPING/COMBINATION`` -> the micro P/R/F over the valid documents (v1.8's
+      headline), with its counts (``recall_num`` = ``precision_num`` = TP, ``recall_den`` =
+      gold mentions, ``precision_den`` = system mentions);
+    * ``solves``: ``MAPPING/COMBINATION`` -> the corpus solve (every document's
+      :meth:`Result.to_dict` combined: worst status, summed objectives = TP);
+    * ``documents``: a list, in gold order, of ``{"id", "scores", "solves", "n_gold",
+      "n_system", "n_system_ids", "valid", "details"}`` -- ``scores`` and ``solves``
+      by ``MAPPING/COMBINATION`` as above, ``details`` by the same names: ``tp``, ``fp``,
+      ``prf_tp_fp`` (precision over TP + FP) and, when the exact mapping ran, ``exact_tp``
+      and ``gap_to_exact``;
+    * ``mappings[m]``: ``valid_documents``, ``excluded_system_mentions``, ``macro`` and
+      ``micro_tp_fp`` (combination -> P/R/F; the macro F1 is v1.8's F1 of the mean P and R),
+      ``per_type`` (``combination``, ``types[type]``: P/R/F with counts ``tp``, ``n_gold``,
+      ``n_system``), ``coreference`` (:func:`coref_to_json` with ``-c``, else ``null``) and,
+      added by the CLI, ``sequencing`` (:func:`sequencing_to_json` with ``-a``, else
+      ``null``);
+    * ``vs_exact[heuristic][combination]``: ``tp``, ``exact_tp``, ``shortfall``,
+      ``documents_with_gap``, ``max_document_tp_gap``, ``max_document_f1_gap``, ``micro_f1``,
+      ``exact_micro_f1``, ``macro_f1``, ``exact_macro_f1`` (``null`` without the exact
+      mapping).
+
+    Ratios with a zero denominator are 0, not v1.8's ``nan``."""
+    from .common import combined_solve, prf, prf_of
+
+    exact = ev.scores.get("exact")
+    overall, solves, mappings = {}, {}, {}
+    for m, sc in ev.scores.items():
+        for c in sc.combinations:
+            overall[_name(m, c)] = prf_of(sc.micro(c))
+            results = [d.results[c] for d in sc.documents]
+            solves[_name(m, c)] = combined_solve(
+                results, results[0].method if results else m)
         mappings[m] = {
-            "overall": overall,
             "valid_documents": len(sc.valid_documents),
             "excluded_system_mentions": sc.excluded_system_mentions,
-            "documents": docs,
+            "macro": {c: _prf(sc.macro(c)) for c in sc.combinations},
+            "micro_tp_fp": {c: _prf(sc.micro_tp_fp(c)) for c in sc.combinations},
             "per_type": {"combination": sc.type_combination,
-                         "types": {t: {"tp": ts.tp, "n_gold": ts.n_gold,
-                                       "n_system": ts.n_system, **_prf(ts.prf)}
+                         "types": {t: prf(ts.prf.recall, ts.prf.precision, ts.prf.f1,
+                                          {"tp": ts.tp, "n_gold": ts.n_gold,
+                                           "n_system": ts.n_system})
                                    for t, ts in sc.per_type.items()}},
             "coreference": None if sc.coref is None else coref_to_json(sc.coref),
         }
+    documents = []
+    for doc_id, by_mapping in _rows(ev.scores):
+        first = next(iter(by_mapping.values()))
+        row = {"id": doc_id, "scores": {}, "solves": {}, "n_gold": first.n_gold,
+               "n_system": first.n_system, "n_system_ids": first.n_system_ids,
+               "valid": first.valid, "details": {}}
+        for m, d in by_mapping.items():
+            for c in ev.scores[m].combinations:
+                name = _name(m, c)
+                row["scores"][name] = prf_of(d.prf(c))
+                row["solves"][name] = d.results[c].to_dict()
+                detail = {"tp": d.tp(c), "fp": d.fp(c), "prf_tp_fp": _prf(d.prf_tp_fp(c))}
+                if exact is not None:
+                    x = exact.document(d.doc_id).tp(c)
+                    detail["exact_tp"] = x
+                    detail["gap_to_exact"] = x - d.tp(c)
+                row["details"][name] = detail
+        documents.append(row)
     vs_exact = None
     if exact is not None:
         vs_exact = {}
@@ -601,6 +682,7 @@ def to_json(ev) -> dict:
             "attribute_credits": credits,
             "attributes": list(ev.attributes), "combinations": list(ev.combinations),
             "compat": ev.compat, "warnings": [str(w) for w in ev.warnings],
+            "overall": overall, "solves": solves, "documents": documents,
             "mappings": mappings, "vs_exact": vs_exact}
 
 
@@ -609,6 +691,11 @@ def _metric_json(x) -> dict:
     d = x.to_dict()
     return {**_prf(x, x.f1), **{k: v for k, v in d.items() if k not in ("recall", "precision",
                                                                         "f1")}}
+
+
+def _documents_list(docs: dict) -> list[dict]:
+    """``{doc_id: entry}`` as the output's document rows: ``[{"id": doc_id, **entry}]``."""
+    return [{"id": doc_id, **entry} for doc_id, entry in docs.items()]
 
 
 def coref_to_json(c) -> dict:
@@ -620,7 +707,7 @@ def coref_to_json(c) -> dict:
     CEAFe; a fraction); ``mentions`` (``rows``, ``gold``, ``system``, ``aligned``); ``ceaf``
     (``ceafm``/``ceafe`` -> ``exact``: the corpus solve, ``greedy``: the metric with the greedy
     entity alignment, and ``gap``: :meth:`~exactalign.metrics.coref.CorefScores.ceaf_gap`);
-    ``documents[doc_id]`` (``rows``, ``aligned``, ``metrics`` as above and ``conll_average``)."""
+    ``documents`` (a list of ``{"id", "rows", "aligned", "metrics"`` as above, ``"conll_average"}``)."""
     from ..metrics.coref import CEAF_PHI
 
     docs = {}
@@ -643,7 +730,7 @@ def coref_to_json(c) -> dict:
                      "system": sum(len(r.response.mentions) for r in c.documents),
                      "aligned": sum(r.aligned for r in c.documents)},
         "ceaf": ceaf,
-        "documents": docs,
+        "documents": _documents_list(docs),
     }
 
 
@@ -717,17 +804,17 @@ def _run_muc(args: argparse.Namespace, mappings: list[str]) -> int:
 
 def format_muc(ev) -> str:
     """One row per (mapping, combination): corpus COR, PAR, credit, ACT, POS, aligned optional
-    gold mentions, P/R/F in percent and the status (``optimal`` only for a proven exact
+    gold mentions, P, R and F1 in percent and the status (``optimal`` only for a proven exact
     mapping)."""
-    header = ["mapping", "attributes", "COR", "PAR", "credit", "ACT", "POS", "opt", "F1",
-              "Prec", "Rec", "status"]
+    header = ["mapping", "attributes", "COR", "PAR", "credit", "ACT", "POS", "opt", "Prec",
+              "Rec", "F1", "status"]
     rows = []
     for m, sc in ev.scores.items():
         for c in sc.combinations:
             t, p = sc.totals(c), sc.micro(c)
             rows.append([m, c, str(t.cor), str(t.par), f"{t.credit:.4f}", str(t.act),
-                         str(t.pos), str(t.optional_aligned), f"{100 * p.f1:.2f}",
-                         f"{100 * p.precision:.2f}", f"{100 * p.recall:.2f}", sc.status(c)])
+                         str(t.pos), str(t.optional_aligned), f"{100 * p.precision:.2f}",
+                         f"{100 * p.recall:.2f}", f"{100 * p.f1:.2f}", sc.status(c)])
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip()
              for r in [header, *rows]]
@@ -736,35 +823,38 @@ def format_muc(ev) -> str:
 
 
 def muc_to_json(ev) -> dict:
-    """The ``--json`` object of ``--scheme muc``: ``gold``, ``system``, ``mode``, ``scheme``
-    (``"muc"``), ``partial_credit``, ``attributes``, ``combinations``, ``warnings`` and
-    ``mappings[m]``: ``overall[combination]`` (``recall``, ``precision``, ``f1``, ``cor``,
-    ``par``, ``credit``, ``act``, ``pos``, ``optional_aligned``, ``status``, and for the exact
-    mapping ``bound`` and ``iterations`` of Dinkelbach's method) and ``documents[doc_id]
-    [combination]`` (the same counts and P/R/F of that document)."""
+    """The ``--json`` object of ``--scheme muc`` (``exactalign/output.schema.json``): ``gold``,
+    ``system``, ``mode``, ``scheme`` (``"muc"``), ``partial_credit``, ``attributes``,
+    ``combinations``, ``warnings``; ``overall``: ``MAPPING/COMBINATION`` -> P/R/F with the
+    corpus counts ``cor``, ``par``, ``credit``, ``act``, ``pos``, ``optional_aligned``;
+    ``documents``: a list of ``{"id", "scores"}``, the same per document; ``mappings[m]
+    [combination]``: ``status`` (``optimal`` only for a proven exact mapping) and, for the
+    exact mapping, ``bound`` and ``iterations`` of Dinkelbach's method (no solver certificate:
+    no ``solves``)."""
     from .common import prf
 
     def counts(t):
         return {"cor": t.cor, "par": t.par, "credit": t.credit, "act": t.act, "pos": t.pos,
                 "optional_aligned": t.optional_aligned}
 
-    mappings = {}
+    overall, mappings = {}, {}
     for m, sc in ev.scores.items():
-        overall = {}
+        mappings[m] = {}
         for c in sc.combinations:
             p = sc.micro(c)
-            entry = {**prf(p.recall, p.precision, p.f1), **counts(sc.totals(c)),
-                     "status": sc.status(c)}
+            overall[_name(m, c)] = prf(p.recall, p.precision, p.f1, counts(sc.totals(c)))
+            entry = {"status": sc.status(c)}
             r = sc.ratio.get(c)
             if r is not None:
                 entry.update(bound=r.bound, iterations=r.iterations)
-            overall[c] = entry
-        docs = {d.doc_id: {c: {**counts(d.counts[c]), **prf(d.counts[c].prf.recall,
-                                                            d.counts[c].prf.precision,
-                                                            d.counts[c].prf.f1)}
-                           for c in sc.combinations} for d in sc.documents}
-        mappings[m] = {"overall": overall, "documents": docs}
+            mappings[m][c] = entry
+    documents = []
+    for doc_id, by_mapping in _rows(ev.scores):
+        documents.append({"id": doc_id, "scores": {
+            _name(m, c): prf(d.counts[c].prf.recall, d.counts[c].prf.precision,
+                             d.counts[c].prf.f1, counts(d.counts[c]))
+            for m, d in by_mapping.items() for c in ev.scores[m].combinations}})
     return {"gold": ev.gold_path, "system": ev.system_path, "mode": ev.mode, "scheme": "muc",
             "partial_credit": ev.partial, "attributes": list(ev.attributes),
             "combinations": list(ev.combinations), "warnings": [str(w) for w in ev.warnings],
-            "mappings": mappings}
+            "overall": overall, "documents": documents, "mappings": mappings}

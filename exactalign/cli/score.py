@@ -6,11 +6,17 @@
     exactalign score --metric event-argument-cls --schema
     exactalign score --metric smatch --format amr GOLD.amr SYSTEM.amr
 
-Registered in :data:`exactalign.cli.COMMANDS`. ``--json`` prints one object: ``metrics``, a list
-with one entry per metric, each ``{"name", "spec", "exact", "greedy", "gap"}`` where ``exact``
-and ``greedy`` are :meth:`~exactalign.declared.metric.MetricResult.to_dict` (or ``null`` when
-not run) and ``gap`` the F1 the greedy twin loses (exact minus greedy, in points of F1 x 100)
-and the documents where it falls short.
+Registered in :data:`exactalign.cli.COMMANDS`. ``--json`` prints one object
+(``exactalign/output.schema.json``): ``overall``, ``METRIC/METHOD`` -> the corpus P/R/F (micro,
+with its counts; a metric averaged ``macro``: the mean P, R and F1, counts ``{"n"}``);
+``solves``, ``METRIC/METHOD`` -> the corpus solve (:meth:`MetricResult.solve_summary`);
+``documents``, a list of ``{"id", "scores", "solves"}`` by the same names (a root solved from
+both sides: ``METRIC/METHOD/recall`` and ``.../precision``; ``--alignment`` adds each solve's
+alignment); and ``metrics``, a list with one entry per metric, each ``{"name", "spec",
+"exact", "greedy", "brute", "gap"}`` where ``exact``, ``greedy`` and ``brute`` are
+:meth:`~exactalign.declared.metric.MetricResult.to_dict` without its documents (or ``null``
+when not run) and ``gap`` the F1 the greedy twin loses (exact minus greedy, in points of F1 x
+100) and the documents where it falls short.
 """
 
 from __future__ import annotations
@@ -90,7 +96,7 @@ def _read(args, metric, files=None):
 
 def run_score(args: argparse.Namespace) -> int:
     from ..core.errors import InputError
-    from .common import fmt, print_json, table
+    from .common import fmt, prf_of, print_json, table
 
     if args.list:
         from ..declared.library import LIBRARY
@@ -117,6 +123,7 @@ def run_score(args: argparse.Namespace) -> int:
 
     methods = ("exact", "greedy") if args.method == "both" else (args.method,)
     out, rows = [], []
+    overall, solves, documents = {}, {}, {}
     files = _files(args)
     for m in metrics:
         ids, preds, refs = _read(args, m, files)
@@ -139,9 +146,17 @@ def run_score(args: argparse.Namespace) -> int:
                    "documents": len(ids), "short_ids": [d.id for d, _, _ in short],
                    "worst_documents": worst}
         out.append({"name": m.name, "spec": m.to_dict(),
-                    **{k: (runs[k].to_dict(alignment=args.alignment) if k in runs else None)
+                    **{k: (runs[k].to_dict(documents=False) if k in runs else None)
                        for k in ("exact", "greedy", "brute")},
                     "gap": gap})
+        for method, r in runs.items():
+            name = f"{m.name}/{method}"
+            overall[name] = _headline(r)
+            solves[name] = r.solve_summary()
+            for d in r.documents:
+                row = documents.setdefault(d.id, {"id": d.id, "scores": {}, "solves": {}})
+                row["scores"][name] = prf_of(d.prf)
+                row["solves"].update(_document_solves(name, d, args.alignment))
         for method, r in runs.items():
             s = r.score
             rows.append([m.name, method, fmt(100 * s.precision, ".2f"),
@@ -165,8 +180,31 @@ def run_score(args: argparse.Namespace) -> int:
                              ""])
     if args.json:
         print_json({"reference": args.reference, "system": args.system,
-                    "n_documents": len(files[0]), "metrics": out})
+                    "n_documents": len(files[0]), "overall": overall, "solves": solves,
+                    "documents": list(documents.values()), "metrics": out})
     else:
         print(table(["metric", "method", "P", "R", "F1", "F1 bound", "status", "time s"],
                     rows))
     return 0
+
+
+def _headline(r) -> dict:
+    """A metric's corpus score: the micro P/R/F with its counts, or under ``average =
+    "macro"`` the mean per-document precision, recall and F1 (``counts``: ``{"n"}``)."""
+    from .common import prf, prf_of
+
+    if r.average == "micro":
+        return prf_of(r.score)
+    m = r.macro
+    return prf(m["recall"], m["precision"], m["f1"], {"n": m["n"]})
+
+
+def _document_solves(name: str, d, alignment: bool) -> dict:
+    """A document's root solves under ``name``: one, or one per direction (``NAME/recall``,
+    ``NAME/precision``) when the root is solved once from each side."""
+    results = [r.to_dict(alignment=alignment) for r in d.results]
+    if len(results) == 1:
+        return {name: results[0]}
+    if len(results) == 2:
+        return {f"{name}/recall": results[0], f"{name}/precision": results[1]}
+    return {f"{name}/{k}": r for k, r in enumerate(results)}

@@ -9,10 +9,14 @@ path's budget for its MIPs (a component whose MIP it cuts short keeps its rounde
 and its LP bound, status ``time_limit``); everything runs in one process (faster than
 starting workers). Output as smatch prints it (``Precision:`` and
 ``Recall:`` with ``--pr``, then ``F-score:``), one block per method; with ``--method both`` a line on the hill-climber's shortfall;
-with ``--pairs`` one line per pair. ``--json`` prints ``{"test", "gold", "variant", "overall":
-{method: {"precision", "recall", "f1", "matched", "test_triples", "gold_triples", "proven_pairs",
-"wall_time"}}, "pairs": [...]}`` with per pair :func:`~exactalign.metrics.smatch.pair_report`
-(status, bound, gap, mapping, matched triples) when ``--pairs`` is given. A file without any
+with ``--pairs`` one line per pair. ``--json`` prints (``exactalign/output.schema.json``)
+``{"test", "gold", "variant", "duplicates", "duplicate_triples", "pairs_scored", "overall":
+{method: {"precision", "recall", "f1", "counts": {"matched", "test_triples",
+"gold_triples"}}}, "methods": {method: {"proven_pairs", "wall_time"}}, "solves": {method: the
+corpus solve}, "documents": [...]}``, one document row per pair (``id``: its position from
+0; ``scores`` and ``solves`` per method, ``gap`` with both methods; with ``--pairs`` each solve
+also has :func:`~exactalign.metrics.smatch.pair_report`'s mapping, matched triples and
+``proven_by``). A file without any
 graph is an error naming it (smatch 1.0.4 prints F 0.00 for two such files).
 """
 
@@ -79,12 +83,7 @@ def run_smatch(args: argparse.Namespace) -> int:
                       "proven_pairs": proven if m == "exact" else None,
                       "wall_time": sc.wall_time[m]}
     if args.json:
-        out = {"test": test, "gold": gold, "variant": args.variant,
-               "duplicates": args.duplicates, "duplicate_triples": len(sc.duplicates),
-               "pairs_scored": len(sc.pairs), "overall": overall}
-        if args.pairs:
-            out["pairs"] = [smatch.pair_report(x, args.variant) for x in sc.pairs]
-        print_json(out)
+        print_json(_json(args, sc, overall))
         return 0
     fmt = f"%.{args.significant}f"
     for m in sc.methods:
@@ -116,3 +115,49 @@ def run_smatch(args: argparse.Namespace) -> int:
                              + (f" {d['status']} bound {d['bound']:g}" if m == "exact" else ""))
             print("; ".join(cells))
     return 0
+
+
+def _counts(matched, test: int, gold: int) -> dict:
+    return {"matched": matched, "test_triples": test, "gold_triples": gold}
+
+
+def _json(args: argparse.Namespace, sc, overall: dict) -> dict:
+    """The ``--json`` object (module docstring)."""
+    from ..metrics import smatch
+    from .common import combined_solve, prf
+
+    test, gold = args.f
+    return {
+        "test": test, "gold": gold, "variant": args.variant, "duplicates": args.duplicates,
+        "duplicate_triples": len(sc.duplicates), "pairs_scored": len(sc.pairs),
+        "overall": {m: prf(o["recall"], o["precision"], o["f1"],
+                           _counts(o["matched"], o["test_triples"], o["gold_triples"]))
+                    for m, o in overall.items()},
+        "methods": {m: {"proven_pairs": o["proven_pairs"], "wall_time": o["wall_time"]}
+                    for m, o in overall.items()},
+        "solves": {m: combined_solve((x.result(m) for x in sc.pairs), m) for m in sc.methods},
+        "documents": [_pair_json(x, sc.methods, args, smatch, prf) for x in sc.pairs],
+    }
+
+
+def _pair_json(x, methods, args, smatch, prf) -> dict:
+    """One pair as a document row: ``id`` (its 0-based position in the files), triple counts,
+    ``scores`` and ``solves`` per method, ``gap`` (both methods); with ``--pairs`` each solve
+    also carries :func:`~exactalign.metrics.smatch.pair_report`'s ``alignment``, ``matched``,
+    ``proven_by`` and ``matched_triples``."""
+    report = smatch.pair_report(x, args.variant) if args.pairs else None
+    scores, solves = {}, {}
+    for m in methods:
+        s = x.scores(m)
+        scores[m] = prf(s.recall, s.precision, s.f1,
+                        _counts(s.recall_num, x.test_triples, x.gold_triples))
+        if report is None:
+            solves[m] = x.result(m).to_dict()
+        else:
+            solves[m] = {k: v for k, v in report[m].items() if k != "score"}
+    row = {"id": x.index, "scores": scores, "solves": solves,
+           "test_triples": x.test_triples, "gold_triples": x.gold_triples}
+    if x.exact is not None and x.hillclimb is not None:
+        row["gap"] = {"triples": x.exact.objective - x.hillclimb.objective,
+                      "f1_points": 100 * (x.scores("exact").f1 - x.scores("hillclimb").f1)}
+    return row

@@ -15,14 +15,19 @@
   overall, see :func:`exactalign.metrics.temporal.entity_scores`; independent of ``--mode``.
 
 Registered in :data:`exactalign.cli.COMMANDS`; importing this module is cheap (no numpy).
-``--json`` prints one object: scoring -- ``{"gold", "system", "mode", "overall": PRF,
-"documents": [{"document", "counts": {"prec_matched", "sys_total", "rec_matched",
-"gold_total"}, **PRF, "notes"}]}``, with ``--entities`` also ``"entities": {"overall":
-{"events": E, "timexes": E}, "documents": [{"document", "events": E, "timexes": E,
-"unaligned"}]}`` where ``E = {"counts": {"gold", "system", "strict", "relaxed", "attributes":
-{name: n}}, "strict": PRF, "relaxed": PRF, "attributes": {name: {"accuracy", **PRF}}}``;
-check -- ``{"directory", "documents": [{"document", "links", "consistent", "witness", "exact":
-solve, "min_drop", "heuristics": {name: {"dropped", "solve"}}}], "inconsistent": n}``.
+``--json`` prints one object (``exactalign/output.schema.json``): scoring -- ``{"gold",
+"system", "mode", "overall": {"awareness": PRF}, "documents": [{"id", "scores": {"awareness":
+PRF}, "notes"}]}``, the PRF's ``counts`` being ``prec_matched``, ``sys_total``,
+``rec_matched``, ``gold_total``; with ``--entities`` ``overall`` and each document's
+``scores`` also hold ``events/strict``, ``events/relaxed``, ``timexes/strict`` and
+``timexes/relaxed``, and ``"entities": {"overall": {"events": E, "timexes": E}, "documents":
+[{"id", "events": E, "timexes": E, "unaligned"}]}`` the rest, ``E = {"counts": {"gold",
+"system", "strict", "relaxed", "attributes": {name: n}}, "attributes": {name: {"accuracy",
+**PRF}}}``; check -- ``{"directory", "inconsistent": n, "solves": {"exact" and each
+heuristic: the corpus solve}, "documents": [{"id", "links", "consistent", "witness",
+"min_drop", "dropped": {heuristic: n}, "solves": {"exact" and each heuristic: solve}}]}``.
+The exact mode's maximum consistent subsets report their statuses in each document's
+``notes`` (``gold_status``, ``system_status``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from __future__ import annotations
 import argparse
 
 MODES = ("exact", "te3", "plain")
+#: The name of the temporal awareness score in ``overall`` and each document's ``scores``.
+SCORE = "awareness"
 
 
 def add_temporal_arguments(p: argparse.ArgumentParser) -> None:
@@ -64,7 +71,7 @@ def run_temporal(args: argparse.Namespace) -> int:
 def _run_score(args, gold: str, system: str) -> int:
     from ..io.timeml import read_timeml_dir
     from ..metrics import temporal
-    from .common import prf, print_json
+    from .common import print_json
 
     gold_docs, sys_docs = read_timeml_dir(gold), read_timeml_dir(system)
     scores = temporal.score_corpus(gold_docs, sys_docs, args.mode,
@@ -73,10 +80,10 @@ def _run_score(args, gold: str, system: str) -> int:
         if getattr(args, "entities", False) else None
     if args.json:
         out = {"gold": gold, "system": system, "mode": args.mode,
-               "overall": prf(scores.recall, scores.precision, scores.f1),
-               "documents": [_doc_json(d, prf) for d in scores.documents]}
+               "overall": {SCORE: _awareness(scores.prf)},
+               "documents": [_doc_json(d) for d in scores.documents]}
         if entities is not None:
-            out["entities"] = entities.to_dict()
+            _add_entities(out, entities.to_dict())
         print_json(out)
         return 0
     print(f"{gold} vs {system}: {len(scores.documents)} document(s), mode {args.mode}"
@@ -113,12 +120,12 @@ def _entity_lines(ent) -> list[str]:
         name, ev, tx = ("overall", ent.events, ent.timexes) if d is None else \
             (d.doc_id, d.events, d.timexes)
         out.append(f"{name:<36} {counts(ev, 14)} | {counts(tx, 15)}")
-    out.append(f"{'':<8} {'strict F1':>9} {'P':>7} {'R':>7}   {'relaxed F1':>10} {'P':>7} "
-               f"{'R':>7}")
+    out.append(f"{'':<8} {'strict P':>8} {'R':>7} {'F1':>7}   {'relaxed P':>9} {'R':>7} "
+               f"{'F1':>7}")
     for label, c in (("EVENT", ent.events), ("TIMEX3", ent.timexes)):
-        out.append(f"{label:<8} {100 * c.f1('strict'):9.2f} {100 * c.precision('strict'):7.2f} "
-                   f"{100 * c.recall('strict'):7.2f}   {100 * c.f1():10.2f} "
-                   f"{100 * c.precision():7.2f} {100 * c.recall():7.2f}")
+        out.append(f"{label:<8} {100 * c.precision('strict'):8.2f} "
+                   f"{100 * c.recall('strict'):7.2f} {100 * c.f1('strict'):7.2f}   "
+                   f"{100 * c.precision():9.2f} {100 * c.recall():7.2f} {100 * c.f1():7.2f}")
     out.append("attribute F1 = accuracy over relaxed matches x relaxed F1 (accuracy)")
     for label, c in (("EVENT", ent.events), ("TIMEX3", ent.timexes)):
         out.append(f"{label:<8} " + "  ".join(
@@ -157,23 +164,63 @@ def _notes_lines(scores) -> list[str]:
     return out
 
 
-def _doc_json(d, prf) -> dict:
-    return {"document": d.doc_id,
-            "counts": {"prec_matched": d.prec_matched, "sys_total": d.sys_total,
-                       "rec_matched": d.rec_matched, "gold_total": d.gold_total},
-            **prf(d.recall, d.precision, d.f1), "notes": d.notes}
+def _awareness(p) -> dict:
+    """The temporal awareness P/R/F of a :class:`~exactalign.metrics.aggregation.PRF` (a
+    document's or the corpus's), its counts named as the toolkit's: credited system links /
+    system links (precision), credited reference links / reference links (recall)."""
+    from .common import prf_of
+
+    return prf_of(p, {"prec_matched": p.precision_num, "sys_total": p.precision_den,
+                      "rec_matched": p.recall_num, "gold_total": p.recall_den})
+
+
+def _doc_json(d) -> dict:
+    return {"id": d.doc_id, "scores": {SCORE: _awareness(d.prf)}, "notes": d.notes}
+
+
+#: ``--entities``: the names, in ``overall`` and each document's ``scores``, of the
+#: TempEval-3 toolkit's extraction scores (kind/matching).
+ENTITY_SCORES = tuple(f"{kind}/{match}" for kind in ("events", "timexes")
+                      for match in ("strict", "relaxed"))
+
+
+def _add_entities(out: dict, ent: dict) -> None:
+    """``--entities``: the strict and relaxed extraction scores join ``overall`` and each
+    document's ``scores`` (as ``events/strict``, ...); ``entities`` keeps the rest (counts,
+    attribute scores, unaligned entities), its document rows keyed by ``id``."""
+    def split(row: dict) -> dict:
+        return {name: row[name.split("/")[0]][name.split("/")[1]] for name in ENTITY_SCORES}
+
+    out["overall"].update(split(ent["overall"]))
+    rows = {d["document"]: d for d in ent["documents"]}
+    for doc in out["documents"]:
+        if doc["id"] in rows:
+            doc["scores"].update(split(rows[doc["id"]]))
+
+    def rest(e: dict) -> dict:
+        return {k: v for k, v in e.items() if k not in ("strict", "relaxed")}
+
+    out["entities"] = {
+        "overall": {k: rest(v) for k, v in ent["overall"].items()},
+        "documents": [{"id": d["document"], **{k: (rest(v) if k in ("events", "timexes") else v)
+                                               for k, v in d.items() if k != "document"}}
+                      for d in ent["documents"]]}
 
 
 def _run_check(args, directory: str) -> int:
     from ..io.timeml import read_timeml_dir
     from ..metrics import temporal
-    from .common import print_json
+    from .common import combined_solve, print_json
 
     reports = [temporal.check_document(doc, backend=args.backend, time_limit=args.time_limit)
                for doc in read_timeml_dir(directory).values()]
     bad = [r for r in reports if not r.consistent]
     if args.json:
-        print_json({"directory": directory, "inconsistent": len(bad),
+        names = dict.fromkeys(n for r in reports for n in r.heuristics)  # inconsistent ones
+        solves = {"exact": combined_solve((r.exact for r in reports), "exact")}
+        solves.update({n: combined_solve((r.heuristics[n] for r in reports
+                                          if n in r.heuristics), n) for n in names})
+        print_json({"directory": directory, "inconsistent": len(bad), "solves": solves,
                     "documents": [_check_json(r) for r in reports]})
         return 1 if bad else 0
     print(f"{directory}: {len(reports)} document(s), {len(bad)} inconsistent")
@@ -187,7 +234,8 @@ def _run_check(args, directory: str) -> int:
 
 
 def _check_json(r) -> dict:
-    return {"document": r.doc_id, "links": r.links, "consistent": r.consistent,
-            "witness": list(r.witness), "exact": r.exact.to_dict(), "min_drop": r.min_drop,
-            "heuristics": {name: {"dropped": r.links - round(h.objective), "solve": h.to_dict()}
-                           for name, h in r.heuristics.items()}}
+    return {"id": r.doc_id, "links": r.links, "consistent": r.consistent,
+            "witness": list(r.witness), "min_drop": r.min_drop,
+            "dropped": {name: r.links - round(h.objective) for name, h in r.heuristics.items()},
+            "solves": {"exact": r.exact.to_dict(),
+                       **{name: h.to_dict() for name, h in r.heuristics.items()}}}
