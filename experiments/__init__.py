@@ -23,6 +23,7 @@ from . import (
     muc4_gap,
     nugget_gap,
     performance,
+    robustness,
     runner,
     smatch_gap,
     smatch_walltime,
@@ -41,6 +42,7 @@ REGISTRY = {
     temporal_gap.NAME: temporal_gap,
     fidelity.NAME: fidelity,
     declared_metrics.NAME: declared_metrics,
+    robustness.NAME: robustness,
     performance.NAME: performance,
 }
 

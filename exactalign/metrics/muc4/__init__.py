@@ -85,7 +85,10 @@ from .alignment import (
     align_exact,
     align_exact_corpus,
     align_muc1992,
+    co_optimal_counts,
     message_table,
+    restrict_content,
+    witness,
 )
 from .compare import REPORT_FIELDS, ReportComparison, SlotDiff, compare_report
 from .config1992 import HIERARCHIES, PREMODIFIERS, XREF_TARGETS, muc_equal, strip_premodifiers
@@ -122,6 +125,6 @@ __all__ = [
     "content_rule", "MAP_RESTRICTION", "content_rule_1992", "mapping_score_1992",
     "normalized_percent", "PREMODIFIERS", "strip_premodifiers", "muc_equal", "HIERARCHIES",
     "XREF_TARGETS", "SlotTally", "Scorer1992", "MessageTable", "message_table", "align_muc1992",
-    "align_exact", "align_exact_corpus", "MessageScore", "MucScore", "score_messages",
+    "align_exact", "align_exact_corpus", "restrict_content", "co_optimal_counts", "witness", "MessageScore", "MucScore", "score_messages",
     "recorded_mapping", "REPORT_FIELDS", "SlotDiff", "ReportComparison", "compare_report",
 ]

@@ -92,7 +92,8 @@ def message_table(message: str, keys, resps, judge: Judge, matching: str = "muc1
                         tuple(auto))
 
 
-def _restrict_content(t: MessageTable) -> MessageTable:
+def restrict_content(t: MessageTable) -> MessageTable:
+    """The table's pairs that the content rule allows: the candidates of :func:`align_exact`."""
     keep = [e for e in range(len(t.pairs)) if t.allowed[e]]
     return MessageTable(t.message, t.keys, t.resps, tuple(t.pairs[e] for e in keep),
                         tuple(t.pair_total[e] for e in keep), t.miss, t.spur,
@@ -211,3 +212,80 @@ def align_exact_corpus(tables: list[MessageTable], x0=None):
     rr = dinkelbach_oracle(param_solve, ratio_of, x0=x0, den_min=den_min)
     return ([sorted(a) for a in rr.x], rr.status,
             None if rr.bound is None else 2 * rr.bound)
+
+
+# -- ties among the optimal alignments, and a heuristic's distance to them --------------------
+def _optimal_instance(t: MessageTable, optimum
+                      ) -> tuple[bipartite.BipartiteInstance, np.ndarray, np.ndarray, float]:
+    """The alignments of maximum message F as the maximum-``w`` alignments of one instance.
+
+    At ``λ* = F*/2`` (``F* = 2 credit / (POS + ACT)`` of the proven-optimal ``optimum``), an
+    alignment ``x`` has ``credit(x) - λ* (POS + ACT)(x) <= 0`` with equality exactly when its F
+    is ``F*`` (``POS + ACT > 0`` for every alignment once a response has a fill). That value is
+    ``n0 - λ* d0 + Σ w_e x_e`` with ``w = dn - λ* dd`` (:class:`_Parametric`), so the optimal
+    alignments are those of maximum ``Σ w x`` (``= λ* d0 - n0``) over the pairs of weight
+    ``>= 0`` -- pairs of weight 0 included, optional in an optimum; a pair of negative weight
+    is in none; rounding below ``1e-9`` is taken as 0. Returns the instance (those pairs, unit
+    weights: ``w`` is given apart as the primary weight of :func:`bipartite.lexicographic`),
+    the indices of its pairs in ``t.pairs``, ``w`` of those pairs and its optimum."""
+    par = _Parametric.of(t)
+    c = t.counts(optimum)
+    lam = c.credit / (c.POS + c.ACT) if c.POS + c.ACT else 0.0
+    w = par.dn - lam * par.dd if len(par.pairs) else np.zeros(0)
+    tol = 1e-9 * max(1.0, float(np.abs(w).max(initial=0.0)))
+    keep = np.flatnonzero(w > -tol)
+    w = np.where(np.abs(w) <= tol, 0.0, w)
+    inst = bipartite.BipartiteInstance.from_pairs(par.pairs[keep].reshape(-1, 2),
+                                                  np.ones(len(keep)), len(t.keys),
+                                                  len(t.resps))
+    best = lam * (par.base.POS + par.base.ACT) - par.base.credit
+    return inst, keep, w[keep], best
+
+
+def co_optimal_counts(t: MessageTable, optimum, fields=("COR", "PAR")) -> dict:
+    """``{field: (min, max)}`` of each count of ``fields`` over every alignment of maximum
+    message F of the content-restricted table ``t``, ``optimum`` one of them (proven by
+    :func:`align_exact`): two lexicographic solves per field
+    (:func:`exactalign.problems.bipartite.co_optimal_range`). A reader sees when the MUC
+    COR/PAR split is decided by a tie, not by the metric."""
+    base = t.counts([])
+    if not len(t.pairs) or not base.ACT:  # nothing to choose, or F fixed at 0
+        c = t.counts(optimum)
+        return {f: (getattr(c, f), getattr(c, f)) for f in fields}
+    inst, keep, w, best = _optimal_instance(t, optimum)
+    out = {}
+    for f in fields:
+        delta = np.array([getattr(t.pair_total[e], f) - getattr(t.miss[i], f)
+                          - getattr(t.spur[j], f)
+                          for e, (i, j) in ((e, t.pairs[e]) for e in keep)], dtype=np.float64)
+        lo, hi = bipartite.co_optimal_range(inst, delta, primary=w, optimum=best)
+        b = float(getattr(base, f))
+        out[f] = (b + lo, b + hi)
+    return out
+
+
+def witness(t: MessageTable, optimum, alignment) -> bipartite.Witness:
+    """The alignment of maximum message F nearest to ``alignment`` (fewest pairs removed plus
+    added) and the changes that lead there: a heuristic's shortfall on a message attributed to
+    its pairs. Pairs of ``alignment`` in no optimal alignment (negative weight at ``λ*``) are
+    among those removed. ``gain`` is in the parametric weight ``credit - λ* (POS + ACT)``."""
+    if not len(t.pairs):
+        empty = np.zeros((0, 2), dtype=np.int64)
+        return bipartite.Witness(empty, empty, empty, 0.0)
+    inst, keep, w_kept, best = _optimal_instance(t, optimum)
+    par = _Parametric.of(t)
+    c = t.counts(optimum)
+    w = par.dn - (c.credit / (c.POS + c.ACT) if c.POS + c.ACT else 0.0) * par.dd
+    index = {tuple(map(int, p)): e for e, p in enumerate(t.pairs)}
+    kept = set(keep.tolist())
+    a = [tuple(map(int, p)) for p in alignment]
+    inside = [p for p in a if index[p] in kept]
+    outside = [p for p in a if index[p] not in kept]
+    wit = bipartite.witness(inst, np.array(inside, dtype=np.int64).reshape(-1, 2),
+                            primary=w_kept, optimum=best)
+    if not outside:
+        return wit
+    remove = np.concatenate([wit.remove, np.array(outside, dtype=np.int64)])
+    remove = remove[np.lexsort((remove[:, 1], remove[:, 0]))]
+    return bipartite.Witness(remove, wit.add, wit.optimal,
+                             wit.gain - float(sum(w[index[p]] for p in outside)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...io.muc4 import SLOTS, MucTemplate
-from .alignment import _restrict_content, align_muc1992, message_table
+from .alignment import align_muc1992, message_table, restrict_content
 from .counts import FIELDS, Counts
 from .guidelines import Judge
 from .pairs import _history_entries
@@ -103,7 +103,7 @@ def compare_report(keys: dict[str, list[MucTemplate]], resps: dict[str, list[Muc
         elif not recorded and p.tag == "unrecorded":
             judge = Judge(p.message, history)
             ks, rs = keys.get(p.message, []), resps.get(p.message, [])
-            t = _restrict_content(message_table(p.message, ks, rs, judge, "muc1992",
+            t = restrict_content(message_table(p.message, ks, rs, judge, "muc1992",
                                                 content=False))
             al = align_muc1992(t)
             sums = [SlotTally() for _ in range(2, 25)]

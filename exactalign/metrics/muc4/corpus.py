@@ -11,11 +11,11 @@ from ...io.muc4 import MucTemplate
 from .alignment import (
     ALIGNMENTS,
     MessageTable,
-    _restrict_content,
     align_exact,
     align_exact_corpus,
     align_muc1992,
     message_table,
+    restrict_content,
 )
 from .counts import Counts
 from .guidelines import Judge
@@ -73,7 +73,7 @@ def score_messages(keys: dict[str, list[MucTemplate]], resps: dict[str, list[Muc
         t0 = time.perf_counter()
         judge = Judge(msg, history)
         full = message_table(msg, ks, resps.get(msg, []), judge, matching, content=False)
-        t = _restrict_content(full)
+        t = restrict_content(full)
         tables.append((full, t))
         shared = time.perf_counter() - t0
         for a in alignments:
