@@ -569,7 +569,7 @@ def _prepare(unit: dict, config: dict, tmp: Path) -> tuple[int, list[dict], call
     work = tmp / re.sub(r"[^A-Za-z0-9_.+-]", "_", _key(unit))
     work.mkdir(parents=True, exist_ok=True)
     if fam in ("smatch-corpus", "smatch-pair"):
-        from .smatch_walltime import synthetic_files, amr_text
+        from .smatch_walltime import amr_text, synthetic_files
 
         if fam == "smatch-pair":
             test, gold = amr_pair(unit["n"], seed)

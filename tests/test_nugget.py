@@ -457,6 +457,7 @@ def test_span_overlap_equals_the_incidence_product():
     from exactalign.metrics.nugget.instances import span_overlap
 
     rng = np.random.default_rng(3)
+    vocab = {f"t{t}": t for t in range(12)}
     for _ in range(100):
         def mentions(k):
             return [Mention(f"m{i}", tuple(f"t{t}" for t in rng.choice(12, int(rng.integers(1, 4)),
@@ -464,7 +465,6 @@ def test_span_overlap_equals_the_incidence_product():
                     for i in range(k)]
         gold, system = mentions(int(rng.integers(0, 6))), mentions(int(rng.integers(0, 6)))
         r, c, inter = span_overlap(gold, system)
-        vocab = {f"t{t}": t for t in range(12)}
 
         def incidence(side):
             rows = [i for i, m in enumerate(side) for _ in m.units]
@@ -472,6 +472,7 @@ def test_span_overlap_equals_the_incidence_product():
             return sp.csr_array((np.ones(len(rows)), (rows, cols)), shape=(len(side), 12))
 
         want = (incidence(gold) @ incidence(system).T).todok()
-        assert dict(zip(zip(r.tolist(), c.tolist()), inter.tolist())) == {
+        pairs = list(zip(r.tolist(), c.tolist(), strict=True))
+        assert dict(zip(pairs, inter.tolist(), strict=True)) == {
             (int(i), int(j)): float(v) for (i, j), v in want.items() if v}
-        assert list(zip(r.tolist(), c.tolist())) == sorted(zip(r.tolist(), c.tolist()))
+        assert pairs == sorted(pairs)

@@ -13,7 +13,7 @@ from ...core.fractional import dinkelbach_oracle
 from ...io.tbf import Mention, TbfFile, TbfWarning, TokenTable, canonical
 from ...problems import bipartite
 from ..aggregation import PRF, micro
-from .instances import PLAIN, dice_pairs, combination_masks
+from .instances import PLAIN, combination_masks, dice_pairs
 from .mappings import MAPPINGS, SPAN_FIRST, _method_for
 from .reading import _setup, document_pairs
 
