@@ -145,6 +145,14 @@ def test_greedy_ceaf_falls_short(metric, exact, greedy, dens):
     assert i.ceaf[metric].status is Status.OPTIMAL and i.ceaf[metric].backend == "highs"
     assert e.ceaf[metric].alignment.tolist() == [[0, 1], [1, 0]]
     assert g.ceaf[metric].alignment.tolist() == [[0, 0]]
+    # the witness: drop K1-R1, add K1-R2 and K2-R1 -- chains by their mentions' tokens
+    K1, K2 = [[t, t] for t in range(5)], [[5, 5], [6, 6]]
+    R1, R2 = [[t, t] for t in (0, 1, 2, 5, 6)], [[3, 3], [4, 4]]
+    w = g.ceaf_witness[metric]
+    assert w["remove"] == [{"key": K1, "response": R1}]
+    assert w["add"] == [{"key": K1, "response": R2}, {"key": K2, "response": R1}]
+    assert w["changes"] == 3 and w["gain"] == pytest.approx(exact - greedy)
+    assert e.ceaf_witness == i.ceaf_witness == {}
     corpus = coref.score_documents([(k, r), (k, k)], [metric], ceaf_method="greedy",
                                    compare_exact=True)
     gap = corpus.ceaf_gap(metric)
@@ -152,6 +160,7 @@ def test_greedy_ceaf_falls_short(metric, exact, greedy, dens):
     assert gap["largest_gap"] == pytest.approx(exact - greedy)
     assert gap["largest_gap_document"] == "(d); part 000"
     assert gap["shortfall"] == pytest.approx(exact - greedy)
+    assert [bool(d.ceaf_witness) for d in corpus.documents] == [True, False]
     total = corpus.ceaf_result(metric)
     assert total.status is Status.FEASIBLE and total.bound is None
     # the key against itself: every mention (CEAFm, 7) or every entity (CEAFe, 2) aligned
@@ -500,6 +509,8 @@ def test_cli_greedy_reports_the_gap(capsys, files):
     # exact: example 4 + gap document 4 = 8; greedy 4 + 3 = 7
     assert row.split()[1:4] == ["greedy", "feasible", "7"]
     assert row.split()[7:] == "8 -1 (1 of 2 documents; largest -1 in (gap); part 000)".split()
+    assert ("  CEAFm witness, (gap); part 000: -1; remove 1 and add 2 entity pair(s) to reach "
+            "the optimum") in out.splitlines()
 
 
 def test_cli_json(capsys, files):
@@ -527,7 +538,10 @@ def test_cli_json(capsys, files):
     assert ids == ["(ex); part 000", "(gap); part 000"]   # key order
     ex = doc_["documents"][0]
     assert ex["scores"]["muc"]["recall"] == pytest.approx(1 / 3)
-    assert ex["vs_exact"]["ceafe"] == {"shortfall": 0.0, "relative": 0.0}
+    assert ex["vs_exact"]["ceafe"] == {"shortfall": 0.0, "relative": 0.0, "witness": None}
+    w = doc_["documents"][1]["vs_exact"]["ceafe"]["witness"]
+    assert (len(w["remove"]), len(w["add"]), w["changes"]) == (1, 2, 3)
+    assert w["gain"] == pytest.approx(8 / 7 - 3 / 5)
     assert ex["solves"]["ceafe"]["method"] == "greedy"
     assert ex["repeated"] == 0
 
@@ -597,6 +611,7 @@ def test_membership_joins_equal_the_sparse_products_bit_for_bit(repeats):
         assert coref.muc(d).recall_num == float(np.maximum(m.data - 1, 0).sum())
         inter = (Kc @ (Rc > 0).astype(np.int64).T).tocoo()
         inst = coref.ceaf_instance(d, "mention")
-        got = dict(zip(zip(inst.rows.tolist(), inst.cols.tolist()), inst.weights.tolist()))
+        got = dict(zip(zip(inst.rows.tolist(), inst.cols.tolist(), strict=True),
+                       inst.weights.tolist(), strict=True))
         assert got == {(int(i), int(j)): float(v)
-                       for i, j, v in zip(inter.row, inter.col, inter.data)}
+                       for i, j, v in zip(inter.row, inter.col, inter.data, strict=True)}

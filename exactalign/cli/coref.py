@@ -19,9 +19,12 @@ short of the exact alignment). ``--json`` prints one object (``exactalign/output
   (``{"documents", "documents_with_gap", "shortfall", "relative", "largest_gap",
   "largest_gap_document"}``), else ``null``;
 * ``documents`` -- a list, in key order, of ``{"id", "scores", "solves", "repeated",
-  "vs_exact"}``: the same per document (``vs_exact``: ``{"shortfall", "relative"}`` per CEAF
-  metric), ``repeated`` counting the response mentions dropped by the reference's
-  repeated-mention rule;
+  "vs_exact"}``: the same per document (``vs_exact``: ``{"shortfall", "relative", "witness"}``
+  per CEAF metric, ``witness`` -- ``null`` unless the heuristic is short here -- the fewest
+  entity pairs to remove and add to make its alignment optimal, each pair given by its key and
+  response chains' mentions as ``[start, end]`` token offsets, with ``changes`` and ``gain``),
+  ``repeated`` counting the response mentions dropped by the reference's repeated-mention
+  rule;
 * ``key``, ``response``, ``metrics``, ``ceaf_method``.
 """
 
@@ -147,7 +150,8 @@ def _document_json(d, greedy: bool) -> dict:
             if exact is not None:
                 short = exact.objective - solve.objective
                 vs[m] = {"shortfall": short,
-                         "relative": short / exact.objective if exact.objective else 0.0}
+                         "relative": short / exact.objective if exact.objective else 0.0,
+                         "witness": d.ceaf_witness.get(m)}
     return {"id": d.name, "scores": _scores_json(d.mentions, d.scores, d.conll),
             "solves": _solves_json(d.ceaf, d.ceaf_exact), "repeated": d.repeated,
             "vs_exact": vs}
@@ -218,5 +222,26 @@ def _ceaf_table(scores, metrics: list[str]) -> str:
                            f"{gap['documents']} documents; largest -{_num(gap['largest_gap'])} "
                            f"in {gap['largest_gap_document']})")
         rows.append(row)
-    return table(rows[0], rows[1:])
+    out = table(rows[0], rows[1:])
+    if heuristic:
+        out += _witness_lines(scores, metrics)
+    return out
+
+
+def _witness_lines(scores, metrics: list[str], limit: int = 3) -> str:
+    """The documents where the heuristic falls furthest short, each with its witness: how many
+    entity pairs to remove and add to make the alignment optimal (``--json`` lists them)."""
+    lines = []
+    for m in metrics:
+        short = [(d.ceaf_exact[m].objective - d.ceaf[m].objective, d.name, d.ceaf_witness[m])
+                 for d in scores.documents if m in d.ceaf_witness]
+        short.sort(key=lambda t: -t[0])
+        for gap, name, w in short[:limit]:
+            lines.append(f"  {LABELS[m]} witness, {name}: -{_num(gap)}; remove "
+                         f"{len(w['remove'])} and add {len(w['add'])} entity pair(s) to reach "
+                         "the optimum")
+        if len(short) > limit:
+            lines.append(f"  {LABELS[m]}: {len(short) - limit} more document(s) short "
+                         "(--json lists every witness)")
+    return "".join("\n" + ln for ln in lines)
 

@@ -515,6 +515,9 @@ class DocumentScores:
     ceaf: dict = field(default_factory=dict)
     ceaf_exact: dict = field(default_factory=dict)
     repeated: int = 0
+    #: per CEAF metric where the heuristic fell short of the exact alignment: the fewest entity
+    #: pairs to change to make its alignment optimal (:func:`ceaf_witness`)
+    ceaf_witness: dict = field(default_factory=dict)
 
     @property
     def conll(self) -> float | None:
@@ -595,16 +598,45 @@ def score_identified(d: Identified, metrics: Iterable[str] = METRICS, *,
                      **solve_options) -> DocumentScores:
     """As :func:`score_document`, on a document already through :func:`identify`."""
     metrics = _check_metrics(metrics, ceaf_method)
-    scores, solves, exact = {}, {}, {}
+    scores, solves, exact, witnesses = {}, {}, {}, {}
     for m in metrics:
         if m in CEAF_PHI:
             c = ceaf(d, CEAF_PHI[m], ceaf_method, **solve_options)
             scores[m], solves[m] = c.prf, c.result
             if compare_exact and ceaf_method in CEAF_HEURISTICS:
-                exact[m] = bipartite.solve(ceaf_instance(d, CEAF_PHI[m]), "exact")
+                inst = ceaf_instance(d, CEAF_PHI[m])
+                exact[m] = bipartite.solve(inst, "exact")
+                best, got = exact[m].objective, c.result.objective
+                if got is not None and best - got > GAP_TOL * max(1.0, best):
+                    witnesses[m] = ceaf_witness(d, inst, c.result.alignment, best)
         else:
             scores[m] = _SIMPLE[m](d)
-    return DocumentScores(d.name, d.mentions, scores, solves, exact, len(d.repeated))
+    return DocumentScores(d.name, d.mentions, scores, solves, exact, len(d.repeated),
+                          witnesses)
+
+
+#: A heuristic CEAF alignment is short of the optimum when it is lighter by more than this
+#: (relative to ``max(1, optimum)``).
+GAP_TOL = 1e-9
+
+
+def ceaf_witness(d: Identified, inst: bipartite.BipartiteInstance, alignment,
+                 optimum: float) -> dict:
+    """The heuristic's shortfall on one document attributed to entity pairs: the optimal
+    alignment nearest to ``alignment`` (:func:`exactalign.problems.bipartite.witness`) as
+    ``{"remove", "add", "changes", "gain"}``, each pair ``{"key", "response"}`` given by its
+    two chains' mentions (``[start, end]`` token offsets, as the chains list them)."""
+    w = bipartite.witness(inst, alignment, optimum=optimum)
+
+    def chain(c):
+        return [list(d.spans[i]) for i in c.tolist()]
+
+    def pairs(a):
+        return [{"key": chain(d.key_chains[i]), "response": chain(d.response_chains[j])}
+                for i, j in a.tolist()]
+
+    return {"remove": pairs(w.remove), "add": pairs(w.add), "changes": w.changes,
+            "gain": w.gain}
 
 
 _SIMPLE = {"muc": muc, "bcub": b_cubed, "blanc": blanc, "lea": lea}
