@@ -369,6 +369,8 @@ def test_cli_all_mappings_prints_the_gap_table(capsys, files):
     assert "worst status optimal" in out
     row = next(x for x in out.splitlines() if x.startswith("kbp ") and " plain " in x)
     assert row.split()[2:5] == ["0.6667", "1.3333", "0.6667"]
+    assert ("kbp plain: worst document d1 (TP -0.6667): remove 1 and add 2 mention pair(s) to "
+            "reach the optimum") in out.splitlines()
 
 
 def test_cli_json(capsys, files):
@@ -396,6 +398,12 @@ def test_cli_json(capsys, files):
     assert row["solves"]["kbp/plain"]["bound"] is None
     assert row["details"]["kbp/plain"]["exact_tp"] == pytest.approx(4 / 3)
     assert row["details"]["kbp/plain"]["gap_to_exact"] == pytest.approx(2 / 3)
+    # greedy took g1-s1 first (Dice 2/3 each way: g1-s1, g1-s2, g2-s1); the optimum swaps it
+    # for g1-s2 and g2-s1
+    w = row["details"]["kbp/plain"]["witness"]
+    assert w["remove"] == [["g1", "s1"]] and w["add"] == [["g1", "s2"], ["g2", "s1"]]
+    assert w["changes"] == 3 and w["gain"] == pytest.approx(2 / 3)
+    assert row["details"]["exact/plain"]["witness"] is None
     ex = row["solves"]["exact/plain"]
     assert ex["status"] == "optimal" and ex["bound"] == pytest.approx(4 / 3)
     assert d["solves"]["exact/plain"]["status"] == "optimal"

@@ -606,8 +606,10 @@ def to_json(ev) -> dict:
     * ``documents``: a list, in gold order, of ``{"id", "scores", "solves", "n_gold",
       "n_system", "n_system_ids", "valid", "details"}`` -- ``scores`` and ``solves``
       by ``MAPPING/COMBINATION`` as above, ``details`` by the same names: ``tp``, ``fp``,
-      ``prf_tp_fp`` (precision over TP + FP) and, when the exact mapping ran, ``exact_tp``
-      and ``gap_to_exact``;
+      ``prf_tp_fp`` (precision over TP + FP) and, when the exact mapping ran, ``exact_tp``,
+      ``gap_to_exact`` and ``witness``: where the mapping is below the exact one, the fewest
+      (gold, system) mention pairs to remove and add to make it optimal (``{"remove", "add",
+      "changes", "gain"}``, pairs as ``[gold mention id, system mention id]``), else ``null``;
     * ``mappings[m]``: ``valid_documents``, ``excluded_system_mentions``, ``macro`` and
       ``micro_tp_fp`` (combination -> P/R/F; the macro F1 is v1.8's F1 of the mean P and R),
       ``per_type`` (``combination``, ``types[type]``: P/R/F with counts ``tp``, ``n_gold``,
@@ -620,6 +622,7 @@ def to_json(ev) -> dict:
       mapping).
 
     Ratios with a zero denominator are 0, not v1.8's ``nan``."""
+    from ..metrics.nugget.scores import GapSummary
     from .common import combined_solve, prf, prf_of
 
     exact = ev.scores.get("exact")
@@ -658,6 +661,8 @@ def to_json(ev) -> dict:
                     x = exact.document(d.doc_id).tp(c)
                     detail["exact_tp"] = x
                     detail["gap_to_exact"] = x - d.tp(c)
+                    detail["witness"] = (d.witness(c, x) if m != "exact"
+                                         and x - d.tp(c) > GapSummary.TOL else None)
                 row["details"][name] = detail
         documents.append(row)
     vs_exact = None
@@ -777,7 +782,27 @@ def format_gaps(ev) -> str:
              for r in [header, *rows]]
     return ("=======Mappings vs exact=========\n"
             f"exact mapping: {len(statuses)} solves, worst status {status}\n"
-            + "\n".join(lines) + "\n")
+            + "\n".join(lines) + "\n" + _worst_documents(ev))
+
+
+def _worst_documents(ev) -> str:
+    """Per heuristic mapping and combination below the exact one, its document furthest below
+    (by TP) and the witness there: how many mention pairs to remove and add to reach an
+    optimal mapping (``--json`` has every document's witness)."""
+    exact = ev.scores["exact"]
+    lines = []
+    for m, sc in ev.scores.items():
+        if m == "exact":
+            continue
+        for c, g in ev.gaps(m).items():
+            if not g.with_gap:
+                continue
+            worst = max(g.with_gap, key=lambda d: d.tp_gap)
+            w = sc.document(worst.doc_id).witness(c, exact.document(worst.doc_id).tp(c))
+            lines.append(f"{m} {c}: worst document {worst.doc_id} (TP -{worst.tp_gap:.4f}): "
+                         f"remove {len(w['remove'])} and add {len(w['add'])} mention pair(s) "
+                         "to reach the optimum")
+    return "".join(ln + "\n" for ln in lines)
 
 
 # --------------------------------------------------------------------------------------------

@@ -85,7 +85,9 @@ def evaluate(gold: TbfFile, system: TbfFile, *, mappings: Iterable[str] = ("kbp"
                            for n, inst in instances.items()}
             per_doc[m].append(DocumentScore(doc_id, len(g), len(s),
                                             len({x.mention_id for x in s}), results, instances,
-                                            tuple(x.type for x in g), tuple(x.type for x in s)))
+                                            tuple(x.type for x in g), tuple(x.type for x in s),
+                                            tuple(x.mention_id for x in g),
+                                            tuple(x.mention_id for x in s)))
     type_combo = _type_combination(combos, attributes, compat)
     scores = {m: NuggetScore(m, names, per_doc[m], _per_type(per_doc[m], type_combo, compat),
                              type_combo, compat) for m in mappings}

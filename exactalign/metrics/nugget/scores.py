@@ -30,6 +30,8 @@ class DocumentScore:
     instances: Mapping[str, bipartite.BipartiteInstance] = field(repr=False)
     gold_types: tuple[str, ...] = field(default=(), repr=False)  # canonical, per mention
     system_types: tuple[str, ...] = field(default=(), repr=False)
+    gold_ids: tuple[str, ...] = field(default=(), repr=False)  # mention ids, per mention
+    system_ids: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def valid(self) -> bool:
@@ -52,6 +54,23 @@ class DocumentScore:
         """Precision over TP + FP (see :meth:`fp`)."""
         tp = self.tp(combination)
         return PRF(tp, self.n_gold, tp, tp + self.fp(combination))
+
+    def witness(self, combination: str, optimum: float) -> dict:
+        """How far this mapping is from an optimal one for ``combination``, whose maximum TP is
+        ``optimum``: the fewest (gold, system) mention pairs to remove and add
+        (:func:`exactalign.problems.bipartite.witness`), as ``{"remove", "add", "changes",
+        "gain"}`` with each pair ``[gold mention id, system mention id]``. A combination's
+        alignment is always one of its instance (span-first mappings keep, per combination, the
+        credited pairs of their span mapping), so for a span-first mapping the witness names
+        the pairs it could have credited."""
+        inst, res = self.instances[combination], self.results[combination]
+        w = bipartite.witness(inst, res.alignment, optimum=optimum)
+
+        def ids(pairs):
+            return [[self.gold_ids[i], self.system_ids[j]] for i, j in pairs.tolist()]
+
+        return {"remove": ids(w.remove), "add": ids(w.add), "changes": w.changes,
+                "gain": w.gain}
 
     def pair_weights(self, combination: str) -> tuple[np.ndarray, np.ndarray]:
         """The alignment of ``combination`` and the Dice of each of its pairs."""
