@@ -168,3 +168,47 @@ def test_per_message_rows(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "message" in out and "TST3-MUC4-0001" in out.split("message", 1)[1]
     assert main(["muc4", str(k), str(r), "--per-message", "--format", "gtt"]) == 2
+
+
+@pytest.mark.pilot
+def test_1992_witnesses_reach_the_optimum(capsys):
+    """UMASS on TST3: every message the 1992 mapping leaves below its optimum F gets a witness;
+    applying it to the 1992 mapping (pairs by template number) gives an alignment of the
+    optimum's F, recomputed here from the message's pair table."""
+    from exactalign.io import muc4 as io
+    from exactalign.metrics import muc4
+    from exactalign.metrics.muc4.guidelines import Judge
+
+    data = resolve_data_dir()
+    d = data.path / "muc4" / "muc4_1992" if data.available else None
+    if d is None or not (d / "keys" / "key-tst3.v2").is_file():
+        pytest.skip("pilot data muc4/muc4_1992 not available")
+    key, resp = d / "keys" / "key-tst3.v2", d / "responses" / "TST3" / "UMASS.response.tst3"
+    hist = d / "results" / "extracted" / "final-history-nrad.tst3"
+    assert cli.main(["muc4", str(key), str(resp), "--history", str(hist), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["documents"]
+    short = {r["id"] for r in rows
+             if r["scores"]["exact"]["f1"] > r["scores"]["muc1992"]["f1"] + 1e-9}
+    witnessed = {r["id"]: r for r in rows if r["alignments"]["muc1992"]["witness"]}
+    assert set(witnessed) == short and len(short) == 8
+    keys = io.by_message(io.read_templates(key))
+    resps = io.by_message(io.read_templates(resp))
+    history = io.read_history(hist)
+    for msg, r in witnessed.items():
+        t = muc4.message_table(msg, keys[msg], resps.get(msg, []), Judge(msg, history),
+                               content=False)
+        kn = {k.number: i for i, k in enumerate(t.keys)}
+        rn = {x.number: j for j, x in enumerate(t.resps)}
+        w = r["alignments"]["muc1992"]["witness"]
+        al = {tuple(p) for p in r["alignments"]["muc1992"]["alignment"]}
+        al -= {(kn[k], rn[x]) for k, x in w["remove"]}
+        al |= {(kn[k], rn[x]) for k, x in w["add"]}
+        assert t.counts(sorted(al)).f1 == pytest.approx(r["scores"]["exact"]["f1"], abs=1e-12)
+        assert w["f_gain"] == pytest.approx(r["scores"]["exact"]["f1"]
+                                            - r["scores"]["muc1992"]["f1"])
+        assert w["changes"] == len(w["remove"]) + len(w["add"]) > 0
+    # the text output names the count and the message furthest below
+    assert cli.main(["muc4", str(key), str(resp), "--history", str(hist)]) == 0
+    out = capsys.readouterr().out
+    assert "muc1992: 8 of 100 messages below their optimum F" in out
+    assert "  TST3-MUC4-0020: F -65.00: add 1-1 (key-response templates)" in out

@@ -35,6 +35,11 @@ documents is in the keys is an error (:func:`check_documents`).
 {"status", "bound", "wall_time"}}, "documents": [{"id", "scores": {alignment: P/R/F with
 counts}, "alignments": {alignment: {"status", "bound", "alignment"}}}], "warnings"}`` (and
 ``compare`` with ``--compare``): one document row per key message (document), in key order.
+In the 1992 format, a row's ``alignments.muc1992`` also has ``witness``: where the 1992 mapping's
+F is below the message's optimum (``exact`` computed too), the fewest template pairs to remove
+and add to reach an optimal alignment (``{"remove", "add", "changes", "f_gain"}``, pairs as
+``[key template number, response template number]``), else ``null``; the text output counts
+those messages and shows the three furthest below.
 The alignments' proofs are their statuses and bounds (assignments and Dinkelbach's method; no
 solver certificate, so no ``solves``).
 """
@@ -142,6 +147,8 @@ def run_muc4(args: argparse.Namespace) -> int:
     print(table(header, [[n, st, f"{100 * p:.2f}", f"{100 * r:.2f}", f"{100 * f:.2f}",
                            " ".join(f"{k}={v:g}" for k, v in c.items()), f"{wt:.3f}"]
                           for n, st, r, p, f, c, wt, _ in rows]))
+    if args.format == "muc1992":
+        print(_witness_text(details), end="")
     if per_message is not None:
         print(_per_message_text(per_message))
     if compare is not None:
@@ -165,7 +172,8 @@ def _details_1992(sc) -> dict:
         (m.message, prf(m.counts.recall, m.counts.precision, m.counts.f1,
                         {k: getattr(m.counts, k) for k in _fields()}),
          {"status": m.status.value, "bound": m.bound,
-          "alignment": [list(a) for a in m.alignment]})
+          "alignment": [list(a) for a in m.alignment],
+          **({"witness": m.witness} if sc.alignment == "muc1992" else {})})
         for m in sc.messages]}
 
 
@@ -195,6 +203,25 @@ def _documents_json(details: dict) -> list[dict]:
             row["scores"][name] = score
             row["alignments"][name] = cert
     return list(rows.values())
+
+
+def _witness_text(details: dict, limit: int = 3) -> str:
+    """How many messages the 1992 mapping leaves below their optimum and, for the ``limit``
+    furthest below, the witness: template pairs to remove and add (``--json``: every one)."""
+    if "muc1992" not in details or "exact" not in details:
+        return ""
+    rows = [(doc_id, cert["witness"]) for doc_id, _, cert in details["muc1992"]["documents"]
+            if cert.get("witness")]
+    if not rows:
+        return "muc1992: every message at its optimum F\n"
+    rows.sort(key=lambda r: -r[1]["f_gain"])
+    out = [f"muc1992: {len(rows)} of {len(details['muc1992']['documents'])} messages below "
+           "their optimum F"]
+    for doc_id, w in rows[:limit]:
+        pairs = "; ".join([f"remove {k}-{r}" for k, r in w["remove"]]
+                          + [f"add {k}-{r}" for k, r in w["add"]])
+        out.append(f"  {doc_id}: F -{100 * w['f_gain']:.2f}: {pairs} (key-response templates)")
+    return "\n".join(out) + "\n"
 
 
 def _per_message_text(scores: dict) -> str:
@@ -345,7 +372,7 @@ def _run_1992(args, warnings: list[str]) -> tuple[list[tuple], dict]:
             warnings.append(f"{args.report}: the report records no template mapping (no "
                             "mapping lines), so the recorded alignment is not scored")
     res = muc4.score_messages(keys, resps, history, tuple(names), args.slot_matching,
-                              recorded=recorded)
+                              recorded=recorded, witnesses=True)
     return [(n, s.status.value, s.total.recall, s.total.precision, s.total.f1,
              {k: getattr(s.total, k) for k in muc4.FIELDS}, s.wall_time, len(s.messages))
             for n, s in res.items()], res

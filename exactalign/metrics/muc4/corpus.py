@@ -4,7 +4,7 @@ mapping of an official score report, :func:`recorded_mapping`)."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...core.result import Status
 from ...io.muc4 import MucTemplate
@@ -16,6 +16,7 @@ from .alignment import (
     align_muc1992,
     message_table,
     restrict_content,
+    witness,
 )
 from .counts import Counts
 from .guidelines import Judge
@@ -29,6 +30,27 @@ class MessageScore:
     counts: Counts
     status: Status
     bound: float | None
+    #: where this (heuristic) alignment's F is below the message's optimum, the fewest template
+    #: pairs to change to reach an optimal alignment (:func:`message_witness`), else ``None``
+    witness: dict | None = None
+
+
+#: A message's F below its optimum by more than this has a witness.
+WITNESS_TOL = 1e-9
+
+
+def message_witness(t: MessageTable, optimum, alignment, f_gain: float) -> dict:
+    """The fewest template pairs to remove and add to turn ``alignment`` into an alignment of
+    maximum message F (:func:`exactalign.metrics.muc4.witness`), each pair ``[key template
+    number, response template number]``; ``f_gain`` the F it gains (``optimum``'s F minus
+    ``alignment``'s)."""
+    w = witness(t, optimum, alignment)
+
+    def numbers(pairs):
+        return [[t.keys[i].number, t.resps[j].number] for i, j in pairs.tolist()]
+
+    return {"remove": numbers(w.remove), "add": numbers(w.add), "changes": w.changes,
+            "f_gain": f_gain}
 
 
 @dataclass(frozen=True)
@@ -48,7 +70,8 @@ class MucScore:
 
 def score_messages(keys: dict[str, list[MucTemplate]], resps: dict[str, list[MucTemplate]],
                    history: dict, alignments=("muc1992", "exact"), matching: str = "muc1992",
-                   recorded: dict | None = None) -> dict[str, MucScore]:
+                   recorded: dict | None = None, witnesses: bool = False
+                   ) -> dict[str, MucScore]:
     """Score every key message under each of ``alignments`` (names of :data:`ALIGNMENTS` or
     ``recorded``, which needs ``recorded[message]``: the (key number, response number) pairs of
     a score report). The pair tables are computed once per message and shared. ``matching``
@@ -58,7 +81,8 @@ def score_messages(keys: dict[str, list[MucTemplate]], resps: dict[str, list[Muc
     ``exact`` maximises each message's F; ``exact-corpus`` the corpus F of the ALL TEMPLATES row
     (:func:`align_exact_corpus`; its messages carry the corpus status and no bound of their
     own). Both are proven; ``exact-corpus`` >= every alignment's corpus F under the content
-    rule, ``exact`` need not be."""
+    rule, ``exact`` need not be. ``witnesses`` (with ``muc1992`` and ``exact``): each message
+    where the 1992 mapping's F is below the optimum gets its :attr:`MessageScore.witness`."""
     if matching not in SLOT_MATCHING:
         raise ValueError(f"unknown slot matching {matching!r}; choose one of "
                          + ", ".join(SLOT_MATCHING))
@@ -92,6 +116,11 @@ def score_messages(keys: dict[str, list[MucTemplate]], resps: dict[str, list[Muc
                 counts = full.counts(al)
             per[a].append(MessageScore(msg, tuple(al), counts, status, bound))
             times[a] += shared + time.perf_counter() - t1
+        if witnesses and "muc1992" in per and "exact" in per:
+            g, x = per["muc1992"][-1], per["exact"][-1]
+            if x.counts.f1 - g.counts.f1 > WITNESS_TOL:
+                per["muc1992"][-1] = replace(g, witness=message_witness(
+                    t, x.alignment, g.alignment, x.counts.f1 - g.counts.f1))
     corpus_bound = None
     if "exact-corpus" in alignments:
         t1 = time.perf_counter()
