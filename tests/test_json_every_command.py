@@ -32,7 +32,7 @@ import pytest
 
 from exactalign import cli
 from exactalign.core import solve as core_solve
-from exactalign.problems import latent_pure
+from exactalign.problems.latent import bnb
 
 BACKENDS = cli.BACKENDS
 
@@ -459,7 +459,7 @@ def test_every_command_is_covered():
 @pytest.mark.parametrize("case, backend", IN_PROCESS)
 def test_json_in_process(case, backend, inputs, capfd, monkeypatch):
     if case.no_bnb:
-        monkeypatch.setattr(latent_pure, "BNB_WORK_LIMIT", 0)
+        monkeypatch.setattr(bnb, "BNB_WORK_LIMIT", 0)
     used = []  # every backend a solve went through
     get_backend = core_solve.get_backend
     monkeypatch.setattr(core_solve, "get_backend",
@@ -493,7 +493,7 @@ def test_bipartite_ilp_solve_reports_presolve_and_fallback(backend, inputs, capf
 # --------------------------------------------------------------------------------------------
 #: ``python -c`` prologue running ``python -m exactalign`` with the branch and bound of smatch
 #: switched off, so that a tiny pair reaches the LP/MIP route in a fresh process too.
-NO_BNB = ("import runpy, exactalign.problems.latent_pure as lp; lp.BNB_WORK_LIMIT = 0; "
+NO_BNB = ("import runpy, exactalign.problems.latent.bnb as lp; lp.BNB_WORK_LIMIT = 0; "
           "runpy.run_module('exactalign', run_name='__main__', alter_sys=True)")
 
 
@@ -515,7 +515,7 @@ def test_a_spent_budget_still_answers(case, inputs, capfd, monkeypatch):
     JSON document with its exit status, and every solve object reports a valid status, the ILP
     routes ``time_limit`` (or ``optimal`` where its incumbent meets its bound at once)."""
     if case.no_bnb:
-        monkeypatch.setattr(latent_pure, "BNB_WORK_LIMIT", 0)
+        monkeypatch.setattr(bnb, "BNB_WORK_LIMIT", 0)
     limits = []
     real = core_solve.get_backend
 

@@ -13,6 +13,7 @@ from exactalign.core.errors import InfeasibleAlignmentError
 from exactalign.core.solve import solve_model
 from exactalign.problems import latent
 from exactalign.problems.latent import LatentInstance
+from exactalign.problems.latent import exact as latent_exact
 
 
 @st.composite
@@ -155,8 +156,8 @@ def test_reduced_cost_fixing_keeps_the_optimum(inst):
 
     assume(inst.num_pairs <= 12)
     brute, _ = latent.brute_force(inst)
-    with mock.patch.object(latent, "_round",
-                           lambda sub, xp, climb=True, deadline=None: latent._mapping([], [])):
+    with mock.patch.object(latent_exact, "_round",
+                           lambda sub, xp, climb=True, deadline=None: latent.mapping_array([], [])):
         r = latent.solve(inst, "exact")
     assert r.proven_optimal and r.objective == brute == latent.check(inst, r.alignment)
     assert r.bound == brute
@@ -168,7 +169,7 @@ def test_reduced_cost_fixing_drops_pairs_that_cannot_help(monkeypatch):
     inst = _fractional_instance()
     sizes = []
     real = latent.ilp_model
-    monkeypatch.setattr(latent, "ilp_model",
+    monkeypatch.setattr(latent_exact, "ilp_model",
                         lambda i, linking="aggregated": sizes.append(i.num_pairs) or real(i, linking))
     r = latent.solve(inst, "exact")
     assert r.proven_optimal and r.objective == 2.0

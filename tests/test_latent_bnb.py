@@ -15,8 +15,7 @@ from exactalign.core.errors import InfeasibleAlignmentError
 from exactalign.core.result import Status
 from exactalign.metrics import smatch
 from exactalign.problems import latent
-from exactalign.problems import latent_pure as lp
-from exactalign.problems.latent import LatentInstance
+from exactalign.problems.latent import LatentInstance, bnb, hillclimb, matches
 from tests.test_latent import SQUARE, instances
 
 
@@ -24,9 +23,9 @@ from tests.test_latent import SQUARE, instances
 def test_bnb_equals_brute_force(inst):
     assume(inst.num_pairs <= 14)
     brute, _ = latent.brute_force(inst)
-    out = lp.branch_and_bound(inst)
+    out = bnb.branch_and_bound(inst)
     assert out.proven and out.objective == out.bound == brute
-    assert lp.count_matches(inst, out.mapping) == latent.check(inst, out.mapping) == brute
+    assert matches.count_matches(inst, out.mapping) == latent.check(inst, out.mapping) == brute
 
 
 @settings(max_examples=60)
@@ -34,7 +33,7 @@ def test_bnb_equals_brute_force(inst):
 def test_bnb_cut_short_keeps_a_valid_bound(inst, limit):
     opt = latent.solve(inst, "exact")
     assert opt.proven_optimal
-    out = lp.branch_and_bound(inst, node_limit=limit)
+    out = bnb.branch_and_bound(inst, node_limit=limit)
     assert out.objective <= opt.objective <= out.bound
     assert out.proven == (out.nodes <= limit)
     if out.proven:
@@ -47,26 +46,26 @@ def test_count_matches_equals_check(inst, rnd):
     right = list(range(inst.n_right))
     rnd.shuffle(right)
     mapping = [(a, b) for a, b in zip(left, right, strict=False) if rnd.random() < 0.7]
-    assert lp.count_matches(inst, mapping) == latent.check(inst, mapping)
-    un, bi = lp.matched_pairs(inst, mapping)
-    assert len(un) + len(bi) == lp.count_matches(inst, mapping)
+    assert matches.count_matches(inst, mapping) == latent.check(inst, mapping)
+    un, bi = matches.matched_pairs(inst, mapping)
+    assert len(un) + len(bi) == matches.count_matches(inst, mapping)
 
 
 @given(instances(max_vars=5))
 def test_start_mapping_does_not_change_the_optimum(inst):
-    hc, _, _ = lp.hillclimb_mapping(inst, 1)
-    a = lp.branch_and_bound(inst)
-    b = lp.branch_and_bound(inst, lp.mapping_rows(hc))
+    hc, _, _ = hillclimb.hillclimb_mapping(inst, 1)
+    a = bnb.branch_and_bound(inst)
+    b = bnb.branch_and_bound(inst, matches.mapping_rows(hc))
     assert a.objective == b.objective and a.proven and b.proven
 
 
 def test_square_and_errors():
-    out = lp.branch_and_bound(SQUARE)
+    out = bnb.branch_and_bound(SQUARE)
     assert (out.objective, out.bound, out.proven) == (3, 3, True)
     with pytest.raises(InfeasibleAlignmentError, match="mapped twice"):
-        lp.count_matches(SQUARE, [(0, 0), (1, 0)])
+        matches.count_matches(SQUARE, [(0, 0), (1, 0)])
     with pytest.raises(InfeasibleAlignmentError, match="outside"):
-        lp.count_matches(SQUARE, [(0, 5)])
+        matches.count_matches(SQUARE, [(0, 5)])
 
 
 def test_independent_components_are_searched_separately():
@@ -74,8 +73,8 @@ def test_independent_components_are_searched_separately():
     un = [("a", 0), ("a", 1), ("b", 2), ("b", 3)]
     inst = LatentInstance(4, 4, un, [("r", 0, 1), ("r", 1, 0), ("s", 2, 3), ("s", 3, 2)],
                           un, [("r", 0, 1), ("s", 2, 3)])
-    assert lp._components(*lp._pure_pairs(inst)[::2], inst.n_left, inst.n_right) == [[0, 1, 2, 3], [4, 5, 6, 7]]
-    out = lp.branch_and_bound(inst)
+    assert bnb._components(*bnb._pure_pairs(inst)[::2], inst.n_left, inst.n_right) == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    out = bnb.branch_and_bound(inst)
     assert out.proven and out.objective == 6 == latent.solve(inst).objective
 
 
@@ -86,7 +85,7 @@ def test_solve_bnb_method_and_unproven_status():
     assert r.alignment.shape == (2, 2)  # the problem-level API keeps (k, 2) arrays
     hard = LatentInstance(3, 3, [], [("r", 0, 1), ("r", 1, 2), ("r", 2, 0)], [],
                           [("r", 0, 1), ("r", 1, 2), ("r", 2, 0)])
-    cut = lp.bnb_result(hard, work_limit=1)
+    cut = bnb.bnb_result(hard, work_limit=1)
     assert cut.status is Status.FEASIBLE and cut.bound >= 3 >= cut.objective
 
 
@@ -121,14 +120,14 @@ def test_failures_stop_the_branch_and_bound(monkeypatch):
     graphs = _graphs() * 3
     monkeypatch.setattr(smatch, "BNB_MAX_FAILURES", 2)
     calls = []
-    real = lp.bnb_result
+    real = bnb.bnb_result
 
     def spy(inst, **kw):  # every attempt fails: not proven, a bound above its objective
         calls.append(kw["work_limit"])
         r = real(inst, **kw)
         return r.replace(status=Status.FEASIBLE, bound=r.objective + 1)
 
-    monkeypatch.setattr(lp, "bnb_result", spy)
+    monkeypatch.setattr(bnb, "bnb_result", spy)
     sc = smatch.score_pairs(graphs)
     assert len(calls) == 2  # two failures, then the LP path for the rest
     assert all(p.exact.proven_optimal for p in sc.pairs)
@@ -158,14 +157,14 @@ def test_deep_component_is_left_to_the_lp_path():
     un = [(f"c{i}", i) for i in range(n)]
     rel = [(f"r{i}", i, i + 1) for i in range(n - 1)]
     inst = LatentInstance(n, n, un, rel, un, rel)
-    out = lp.branch_and_bound(inst)
+    out = bnb.branch_and_bound(inst)
     assert not out.proven and out.nodes == 0 and out.bound >= 2 * n - 1 >= out.objective
     r = latent.solve(inst)
     assert r.proven_optimal and r.objective == 2 * n - 1
 
 
 def test_oversized_instance_is_declined_at_once(monkeypatch):
-    monkeypatch.setattr(lp, "BNB_MAX_SIZE", 3)
-    out = lp.branch_and_bound(SQUARE, [(0, 0)])
+    monkeypatch.setattr(bnb, "BNB_MAX_SIZE", 3)
+    out = bnb.branch_and_bound(SQUARE, [(0, 0)])
     assert (out.proven, out.nodes, out.objective) == (False, 0, 1)
     assert out.bound >= 3  # the trivial bound: every credit once

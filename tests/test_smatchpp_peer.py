@@ -116,7 +116,7 @@ def _instance_of_smatchpp_triples(t1, t2, v1, v2):
     """Smatch++'s prepared triples as a LatentInstance: a triple between two variables is
     binary, one with a variable at one end unary (keyed by its role, its constant and which end
     the constant is at; ``:instance`` targets and the ``ROOT_OF_GRAPH`` source are constants)."""
-    from exactalign.problems.latent_pure import LatentInstance
+    from exactalign.problems.latent.instance import LatentInstance
 
     def side(triples, variables):
         index = {v: i for i, v in enumerate(variables)}

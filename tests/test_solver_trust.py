@@ -30,6 +30,7 @@ from exactalign.core.solve import (
 )
 from exactalign.metrics import templates as T
 from exactalign.problems import bipartite, ere, latent, monotone, temporal
+from exactalign.problems.latent import exact as latent_exact
 from exactalign.testing.strategies import bipartite_instances
 from tests.test_ere import SPANS
 from tests.test_fractional import _brute, random_ratio_problem
@@ -317,14 +318,14 @@ def test_lp_method_is_checked():
 
 def test_big_batch_lps_use_the_interior_point_method(monkeypatch):
     seen = []
-    real = latent.solve_model
-    monkeypatch.setattr(latent, "solve_model",
+    real = latent_exact.solve_model
+    monkeypatch.setattr(latent_exact, "solve_model",
                         lambda m, b, o, **k: seen.append((m.is_mip, o.lp_method)) or real(m, b, o, **k))
     from tests.test_latent import SQUARE
 
     latent.solve_exact_many([SQUARE])
     assert seen[0] == (False, None)
-    monkeypatch.setattr(latent, "IPM_COLUMNS", 1)
+    monkeypatch.setattr(latent_exact, "IPM_COLUMNS", 1)
     seen.clear()
     assert latent.solve_exact_many([SQUARE])[0].proven_optimal
     assert seen[0] == (False, "ipm")

@@ -15,6 +15,7 @@ from exactalign import ModelTooLargeError
 from exactalign.core.deadline import Deadline, TimeLimitReached
 from exactalign.core.result import Status
 from exactalign.problems import latent, monotone
+from exactalign.problems.latent import exact as latent_exact
 from tests.test_latent import SQUARE
 from tests.test_latent import instances as latent_instances
 
@@ -116,7 +117,7 @@ def test_latent_lp_time_limit_gives_no_mip_to_an_instance_that_holds_the_batch(m
     no MIP (its root LP would not finish either: HiGHS' probing overran its time limit by
     seconds on an 800-node pair); a small one still gets its MIP. Both keep valid bounds."""
     from exactalign.core import solve as core_solve
-    from exactalign.core.solve import BackendOutcome
+    from exactalign.core.solve import BackendOutcome, SolveOptions
 
     calls = []
     real = core_solve.solve_model
@@ -129,9 +130,9 @@ def test_latent_lp_time_limit_gives_no_mip_to_an_instance_that_holds_the_batch(m
                                   raw_status="Time limit reached")
         return real(model, backend, options, **kw)
 
-    monkeypatch.setattr(latent, "solve_model", fake)
+    monkeypatch.setattr(latent_exact, "solve_model", fake)
     big, small = _cycle_against_dag(20), SQUARE
-    res = latent.solve_exact_many([big, small], options=latent.SolveOptions(time_limit=60))
+    res = latent.solve_exact_many([big, small], options=SolveOptions(time_limit=60))
     assert calls == [False, True]  # the LP, then the small instance's MIP only
     r_big, r_small = res
     assert r_big.status is Status.TIME_LIMIT and r_big.backend == "highs"
@@ -145,8 +146,8 @@ def test_latent_instance_over_the_memory_limit_is_not_modelled(monkeypatch):
     """A pair whose model would exceed EXACTALIGN_MEMORY_LIMIT gets no solver: a checked
     incumbent, a valid bound, status feasible, the reason; the other pairs are solved."""
     calls = []
-    real = latent.solve_model
-    monkeypatch.setattr(latent, "solve_model",
+    real = latent_exact.solve_model
+    monkeypatch.setattr(latent_exact, "solve_model",
                         lambda *a, **k: calls.append(1) or real(*a, **k))
     big = _cycle_against_dag(20)
     cols = big.num_pairs + len(big.bin_w)
@@ -183,13 +184,13 @@ def test_memory_limit_rejects_a_non_size(monkeypatch):
 def test_latent_bound_without_a_solver_is_valid(inst):
     """The bound a pair keeps when no solver ran (LP out of time, model over the memory limit)
     is never below the optimum, duplicate triples included."""
-    assert latent._trivial_bound(inst) >= latent.solve(inst, "brute").objective - 1e-9
+    assert latent.trivial_bound(inst) >= latent.solve(inst, "brute").objective - 1e-9
 
 
 def test_latent_bound_without_a_solver_counts_triples():
     """Without duplicates the count bound is sum over keys of min(left, right) triples: SQUARE
     has 2 'a' triples a side and r-triples 2 left, 1 right: 2 + 1 = 3 (its optimum)."""
-    assert latent._trivial_bound(SQUARE) == 3.0
-    assert latent._trivial_bound(_dense_instance(4)) == 4 + 12
-    assert latent._trivial_bound(_cycle_against_dag(6)) == 12
+    assert latent.trivial_bound(SQUARE) == 3.0
+    assert latent.trivial_bound(_dense_instance(4)) == 4 + 12
+    assert latent.trivial_bound(_cycle_against_dag(6)) == 12
     assert latent.solve(_cycle_against_dag(6), "exact").objective == 11

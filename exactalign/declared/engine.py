@@ -314,11 +314,11 @@ def _triples(node: Latent, x) -> tuple[list, set]:
 
 
 def latent_instance(node: Latent, ref, pred):
-    """The :class:`~exactalign.problems.latent_pure.LatentInstance` of two triple sets (left:
+    """The :class:`~exactalign.problems.latent.instance.LatentInstance` of two triple sets (left:
     predicted, right: reference, as :mod:`exactalign.metrics.smatch` builds it), plus the
     number of variable-free triples both sides state (matched under every mapping).
     Duplicate triples count once."""
-    from ..problems.latent_pure import LatentInstance
+    from ..problems.latent.instance import LatentInstance
 
     def side(x):
         triples, variables = _triples(node, x)

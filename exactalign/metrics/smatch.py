@@ -61,7 +61,7 @@ def instance_of(test: AmrGraph, gold: AmrGraph, variant: str = "full"):
     """The latent-variable matching instance of a (test, gold) pair under ``variant``: unary
     triples ``(("instance", concept), v)`` and ``((role, constant), v)`` with normalised keys,
     binary triples ``(role, v1, v2)``, instance triples first (smatch's pool order)."""
-    from ..problems.latent_pure import LatentInstance
+    from ..problems.latent.instance import LatentInstance
 
     if variant not in VARIANTS:
         raise ValueError(f"unknown smatch variant {variant!r}; choose one of "
@@ -200,8 +200,8 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     The hill-climber draws from one ``random.Random(seed)`` across the pairs in order, as smatch
     would from its global generator were it not reseeded at every initial mapping. The exact
     path first tries the pure-Python branch and bound on every pair
-    (:func:`~exactalign.problems.latent_pure.branch_and_bound`, budget ``bnb_work``, default
-    :data:`~exactalign.problems.latent_pure.BNB_WORK_LIMIT`; 0 skips it; after
+    (:func:`~exactalign.problems.latent.bnb.branch_and_bound`, budget ``bnb_work``, default
+    :data:`~exactalign.problems.latent.bnb.BNB_WORK_LIMIT`; 0 skips it; after
     :data:`BNB_MAX_FAILURES` pairs it did not finish, the remaining pairs skip it), then solves
     the pairs it did not finish through their LPs in batches
     (:func:`~exactalign.problems.latent.solve_exact_many`, LPs on HiGHS, the rare MIPs on
@@ -212,9 +212,9 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
 
     Every mapping (``Result.alignment``) is a sorted tuple of ``(test variable, gold variable)``
     rows, and every objective is recounted from the triples
-    (:func:`~exactalign.problems.latent_pure.count_matches`)."""
+    (:func:`~exactalign.problems.latent.matches.count_matches`)."""
     from ..core.errors import VerificationError
-    from ..problems import latent_pure as lp
+    from ..problems.latent import bnb, hillclimb, matches
 
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
@@ -238,14 +238,14 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     if method in ("hillclimb", "both"):
         t0 = time.perf_counter()
         rng = random.Random(seed)
-        hc = [lp.hillclimb_result(inst, restarts, rng=rng, seed=seed) for inst in insts]
+        hc = [hillclimb.hillclimb_result(inst, restarts, rng=rng, seed=seed) for inst in insts]
         times["hillclimb"] = time.perf_counter() - t0
     if method in ("exact", "both"):
         t0 = time.perf_counter()
-        work = lp.BNB_WORK_LIMIT if bnb_work is None else bnb_work
+        work = bnb.BNB_WORK_LIMIT if bnb_work is None else bnb_work
         ex, failed = [], 0
         for inst in insts:
-            r = lp.bnb_result(inst, work_limit=work) if work > 0 else None
+            r = bnb.bnb_result(inst, work_limit=work) if work > 0 else None
             failed += r is not None and not r.proven_optimal
             if failed >= BNB_MAX_FAILURES:
                 work = 0  # a corpus of hard pairs: the LP path is faster for the rest
@@ -261,8 +261,8 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
             rest = latent.solve_exact_many([insts[k] for k in todo], options=opts,
                                            backend=backend, linking=linking)
             for k, r in zip(todo, rest, strict=True):
-                m = lp.mapping_rows(r.alignment)
-                if lp.count_matches(insts[k], m) != r.objective:
+                m = matches.mapping_rows(r.alignment)
+                if matches.count_matches(insts[k], m) != r.objective:
                     raise VerificationError(f"pair {k}: the exact mapping does not score "
                                             f"{r.objective}")
                 ex[k] = r.replace(alignment=m)
@@ -282,7 +282,7 @@ def score_files(test_path, gold_path, **kwargs) -> CorpusScore:
 def matched_triples(test: AmrGraph, gold: AmrGraph, mapping, variant: str = "full") -> list:
     """The (test triple, gold triple) pairs matching under ``mapping`` (rows ``(test variable,
     gold variable)``), as readable tuples with variable names."""
-    from ..problems.latent_pure import matched_pairs
+    from ..problems.latent.matches import matched_pairs
 
     inst = instance_of(test, gold, variant)
     un, bi = matched_pairs(inst, mapping)

@@ -1,13 +1,12 @@
 """The compiled (numpy) form of a latent-variable matching instance: its useful variable pairs,
-their unary weights and the weighted pairs of pairs (:mod:`exactalign.problems.latent`, module
-docstring). Its own module so that both halves of the problem import it --
-:mod:`.latent_pure` lazily, :mod:`.latent` at once -- without importing each other."""
+their unary weights and the weighted pairs of pairs (the package docstring of
+:mod:`exactalign.problems.latent`). :class:`~.instance.LatentInstance` builds it on first use."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.arrays import frozen as _frozen
+from ...core.arrays import frozen
 
 
 def _join(kl: np.ndarray, kr: np.ndarray):
@@ -33,8 +32,8 @@ def _codes(left_keys, right_keys):
 
 
 def compile_arrays(inst) -> dict:
-    """The compiled form of ``inst`` (a :class:`~.latent_pure.LatentInstance`; the module
-    docstring of :mod:`.latent`), as read-only arrays."""
+    """The compiled form of ``inst`` (a :class:`~.instance.LatentInstance`; the package
+    docstring of :mod:`exactalign.problems.latent`), as read-only arrays."""
     nr = max(inst.n_right, 1)
     cl, cr = _codes([t[0] for t in inst.left_unary], [t[0] for t in inst.right_unary])
     il, ir = _join(cl, cr)
@@ -58,6 +57,6 @@ def compile_arrays(inst) -> dict:
     pq, pinv = np.unique(p * max(len(keys), 1) + q, return_inverse=True)
     bin_w = np.bincount(pinv, minlength=len(pq)).astype(np.float64)
     n_pairs = max(len(keys), 1)
-    return dict(pair_left=_frozen(keys // nr), pair_right=_frozen(keys % nr),
-                unary=_frozen(unary), bin_p=_frozen(pq // n_pairs),
-                bin_q=_frozen(pq % n_pairs), bin_w=_frozen(bin_w))
+    return dict(pair_left=frozen(keys // nr), pair_right=frozen(keys % nr),
+                unary=frozen(unary), bin_p=frozen(pq // n_pairs),
+                bin_q=frozen(pq % n_pairs), bin_w=frozen(bin_w))

@@ -1,60 +1,10 @@
-"""Latent-variable matching: the problem behind Smatch (Cai & Knight 2013).
-
-Two sets of *triples* -- the left (test) and the right (gold) side -- whose fields are constants
-or *variables*. A triple is either unary, ``(key, v)`` (a label and a constant, one variable:
-AMR instance and attribute triples), or binary, ``(key, v1, v2)`` (a label, two variables: AMR
-relation triples); ``key`` is any hashable, compared for equality (for AMR the normalised
-label and constant). A *mapping* pairs left variables with right variables one-to-one (a
-variable may stay unmapped). Under a mapping ``m`` a left triple and a right triple of equal key
-*match* when every variable field is mapped onto the corresponding field: ``m(v) = w`` for unary
-triples, ``m(v1) = w1`` and ``m(v2) = w2`` for binary ones. The objective is the number of
-matching (left triple, right triple) pairs -- every pair counts, so a triple repeated on both
-sides counts as often as smatch 1.0.4's ``compute_match`` counts it. Smatch is the F1 of that
-maximum against the two triple counts.
-
-Compiled form (:class:`LatentInstance`): the *useful variable pairs* ``p = (a, b)`` -- those some
-triple pair needs -- with ``unary[p]``, the number of triple pairs that need ``p`` alone (unary
-triples, and binary ones whose two variables coincide on both sides), and the *pair-of-pairs*
-``(p, q)``, ``p < q``, with ``bin_w``, the number of binary triple pairs needing both. A binary
-pair needing two variable pairs that share exactly one variable can never match and is dropped.
-
-Faces (every problem has the same four; see :mod:`exactalign.registry`):
-
-* :func:`ilp_model` -- the ILP of Chen et al. (2023, App. A.1, Eqs. 43-45; their optional
-  Eqs. 46-47, each triple matched at most once, are left out: smatch 1.0.4 counts every matching
-  pair, and its optimum is what is computed here): ``x_p`` per useful variable pair,
-  ``y_pq`` per pair of pairs (aggregated over triple pairs with the same ``(p, q)``), objective
-  ``sum unary_p x_p + sum bin_w y_pq``, ``sum_b x_ab <= 1`` per left variable ``a`` and
-  ``sum_a x_ab <= 1`` per right variable ``b`` (rows only where two or more pairs compete), and
-  linking. ``linking="simple"``: ``y_pq <= x_p``, ``y_pq <= x_q``. ``linking="aggregated"``
-  (default, measured faster: tighter LP, fewer branches): for every pair ``p`` and every variable
-  ``a'`` on the left (``b'`` on the right) of its partners, ``sum_{q: left(q) = a'} y_pq <= x_p``
-  (and the same per right variable) -- valid because ``a'`` maps to at most one variable, and
-  each such row implies the simple ones.
-* :func:`solve` with ``method="exact"`` (:func:`solve_exact_many` for many instances):
-  independent components (left and right variables connected by useful pairs and pairs of
-  pairs); the LP relaxation of a batch of instances in one HiGHS call; the objective is an
-  integer, so a component whose LP value ``v`` satisfies ``floor(v + 1e-6) ==`` incumbent is
-  proven optimal without branching (the incumbent is the LP point when integral -- always for
-  components without pairs of pairs, whose LP is an assignment LP -- else its assignment
-  rounding, through :mod:`exactalign.problems.bipartite`, improved by the hill-climber's moves);
-  the others go to the MIP, warm-started from that incumbent.
-* :func:`~exactalign.problems.latent_pure.branch_and_bound` (``solve(..., "bnb")``) -- a
-  pure-Python exact search for small instances, cross-checked against the ILP and brute force;
-  the Smatch metric tries it first (:mod:`exactalign.problems.latent_pure`, which also holds
-  :class:`LatentInstance` and the hill-climber, so that they import without numpy).
-* :func:`hillclimb_mapping` -- smatch 1.0.4's ``get_best_match`` reproduced exactly (candidate pool,
-  smart initial mapping, random restarts, best move or swap, stop when no gain, tie-breaking).
-* :func:`brute_force` (tiny instances) and :func:`check` (re-verifies a mapping and recomputes
-  its objective).
-
-A mapping (the alignment of a :class:`~exactalign.Result`) is a ``(k, 2)`` int64 array of
-``(left variable, right variable)`` rows sorted ascending.
-"""
+"""The ``exact`` method (:func:`solve_exact_many`): independent components, one LP for a batch
+of instances, the MIP only where the LP does not prove (the package docstring of
+:mod:`exactalign.problems.latent`), and the bound an instance keeps when no solver runs
+(:func:`trivial_bound`)."""
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import replace
 
@@ -62,36 +12,15 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from ..core.deadline import Deadline
-from ..core.errors import (
-    BackendError,
-    InfeasibleAlignmentError,
-    ModelTooLargeError,
-    VerificationError,
-)
-from ..core.memory import over_limit
-from ..core.model import binary_model, dual_bound_terms
-from ..core.result import Result, Status, worst_status
-from ..core.solve import SolveOptions, remaining, solve_model, verified_result
-from .latent_arrays import _frozen, compile_arrays  # noqa: F401  (re-exported)
-from .latent_pure import (  # noqa: F401  (re-exported: the numpy-free half of the problem)
-    BNB_WORK_LIMIT,
-    DEFAULT_RESTARTS,
-    BnbOutcome,
-    LatentInstance,
-    _Climber,
-    bnb_result,
-    branch_and_bound,
-    count_matches,
-    hillclimb_mapping,
-    hillclimb_result,
-    mapping_rows,
-    matched_pairs,
-    smatch_pool,
-)
-
-#: :func:`brute_force` refuses instances with more useful variable pairs than this.
-BRUTE_MAX_PAIRS = 16
+from ...core.deadline import Deadline
+from ...core.errors import BackendError, VerificationError
+from ...core.memory import over_limit
+from ...core.model import dual_bound_terms
+from ...core.result import Result, Status, worst_status
+from ...core.solve import SolveOptions, remaining, solve_model, verified_result
+from .hillclimb import Climber
+from .instance import LatentInstance, compiled_view
+from .model import as_mapping_array, check, decode_point, ilp_model, mapping_array, model_point
 
 #: :func:`solve_exact_many` solves the LP of this many model columns at a time (measured).
 BATCH_COLUMNS = 3000
@@ -110,172 +39,6 @@ IPM_COLUMNS = 50_000
 
 #: Slack under which an LP value counts as reaching the next integer (integer objective).
 INT_TOL = 1e-6
-
-
-def _mapping(left, right) -> np.ndarray:
-    m = np.stack([np.asarray(left, np.int64), np.asarray(right, np.int64)], axis=1)
-    m = m.reshape(-1, 2)
-    return _frozen(m[np.lexsort((m[:, 1], m[:, 0]))])
-
-
-# --------------------------------------------------------------------------------------------
-# check
-# --------------------------------------------------------------------------------------------
-def check(inst: LatentInstance, mapping) -> float:
-    """Verify that ``mapping`` is a one-to-one partial mapping between the variables and return
-    its objective (the number of matching triple pairs), recomputed from the compiled form.
-
-    Any in-range pair is allowed (a pair no triple pair needs simply earns nothing). Raises
-    :class:`InfeasibleAlignmentError` for a row out of range or a variable mapped twice."""
-    m = np.asarray(mapping, dtype=np.int64)
-    if m.size == 0:
-        return 0.0
-    if m.ndim != 2 or m.shape[1] != 2:
-        raise InfeasibleAlignmentError(f"a mapping is a (k, 2) array, got shape {m.shape}")
-    bad = (m[:, 0] < 0) | (m[:, 0] >= inst.n_left) | (m[:, 1] < 0) | (m[:, 1] >= inst.n_right)
-    if bad.any():
-        a, b = m[np.flatnonzero(bad)[0]]
-        raise InfeasibleAlignmentError(f"pair ({a}, {b}) is outside the {inst.n_left} x "
-                                       f"{inst.n_right} variables")
-    for col, side in ((0, "left"), (1, "right")):
-        vals, cnt = np.unique(m[:, col], return_counts=True)
-        if (cnt > 1).any():
-            raise InfeasibleAlignmentError(f"{side} variable {vals[cnt > 1][0]} is mapped "
-                                           f"{cnt.max()} times")
-    on = np.zeros(inst.num_pairs, dtype=bool)
-    idx = inst.pair_index(m)
-    on[idx[idx >= 0]] = True
-    return float(inst.unary[on].sum() + inst.bin_w[on[inst.bin_p] & on[inst.bin_q]].sum())
-
-
-# --------------------------------------------------------------------------------------------
-# the ILP
-# --------------------------------------------------------------------------------------------
-def _rows_per_group(groups: np.ndarray, cols: np.ndarray, min_size: int):
-    """Row id per entry for groups of at least ``min_size`` entries (others dropped)."""
-    uniq, inv, cnt = np.unique(groups, return_inverse=True, return_counts=True)
-    keep = cnt[inv] >= min_size
-    new = np.cumsum(cnt >= min_size) - 1
-    return new[inv[keep]], cols[keep], int((cnt >= min_size).sum())
-
-
-def ilp_model(inst: LatentInstance, linking: str = "aggregated"):
-    """The ILP (module docstring): columns ``x`` (one per useful variable pair) then ``y`` (one
-    per pair of pairs), all binary; maximise the number of matching triple pairs."""
-    if linking not in ("aggregated", "simple"):
-        raise ValueError(f"linking must be 'aggregated' or 'simple', not {linking!r}")
-    P, B = inst.num_pairs, len(inst.bin_w)
-    pl, pr, bp, bq = inst.pair_left, inst.pair_right, inst.bin_p, inst.bin_q
-    blocks = []  # (row ids, column ids, coefficients, number of rows)
-    for side in (pl, pr):  # 1:1 rows
-        r, c, n = _rows_per_group(side, np.arange(P), 2)
-        blocks.append((r, c, np.ones(len(r)), n))
-    if B:
-        ends = np.concatenate([bp, bq])
-        others = np.concatenate([bq, bp])
-        ycols = P + np.concatenate([np.arange(B), np.arange(B)])
-        if linking == "simple":
-            n = 2 * B
-            blocks.append((np.concatenate([np.arange(n), np.arange(n)]),
-                           np.concatenate([ycols, ends]),
-                           np.concatenate([np.ones(n), -np.ones(n)]), n))
-        else:
-            for side in (pl, pr):
-                g = ends * max(inst.n_left, inst.n_right, 1) + side[others]
-                r, c, n = _rows_per_group(g, ycols, 1)
-                _, first = np.unique(r, return_index=True)
-                blocks.append((np.concatenate([r, np.arange(n)]),
-                               np.concatenate([c, ends[first]]),
-                               np.concatenate([np.ones(len(r)), -np.ones(n)]), n))
-    rows, cols, vals, his = [], [], [], []
-    off = 0
-    for r, c, v, n in blocks:
-        rows.append(r + off)
-        cols.append(c)
-        vals.append(v)
-        his.append(np.full(n, 1.0 if v.size and v.min() > 0 else 0.0))
-        off += n
-    A = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                     shape=(off, P + B))
-    hi = np.concatenate(his) if his else np.zeros(0)
-    return binary_model(np.concatenate([inst.unary, inst.bin_w]), A, np.full(off, -np.inf), hi,
-                        name=f"latent {inst.n_left}x{inst.n_right} {linking}")
-
-
-def _x_of(inst: LatentInstance, mapping) -> np.ndarray:
-    """The model point of a mapping (warm start)."""
-    x = np.zeros(inst.num_pairs + len(inst.bin_w))
-    idx = inst.pair_index(mapping)
-    x[idx[idx >= 0]] = 1.0
-    x[inst.num_pairs:] = x[inst.bin_p] * x[inst.bin_q]
-    return x
-
-
-def _decode(inst: LatentInstance, x) -> np.ndarray:
-    on = np.flatnonzero(np.asarray(x)[:inst.num_pairs] > 0.5)
-    return _mapping(inst.pair_left[on], inst.pair_right[on])
-
-
-
-def _as_array(mapping) -> np.ndarray:
-    """A mapping in any form :func:`~exactalign.problems.latent_pure.mapping_rows` takes (rows,
-    or smatch's list with -1 for unmapped) as a mapping array."""
-    rows = mapping_rows(mapping)
-    return _mapping([a for a, _ in rows], [b for _, b in rows])
-
-
-# --------------------------------------------------------------------------------------------
-# brute force
-# --------------------------------------------------------------------------------------------
-def brute_force(inst: LatentInstance) -> tuple[float, np.ndarray]:
-    """Enumerate every one-to-one set of useful pairs (at most 2^:data:`BRUTE_MAX_PAIRS`; pairs
-    no triple pair needs earn nothing, so they can be left out) and score each from the
-    compiled weights directly. Independent of the ILP: the oracle the tests compare with."""
-    P = inst.num_pairs
-    if P > BRUTE_MAX_PAIRS:
-        raise ModelTooLargeError(f"brute_force enumerates at most {BRUTE_MAX_PAIRS} useful "
-                                 f"variable pairs; this instance has {P}")
-    pl, pr, un = inst.pair_left.tolist(), inst.pair_right.tolist(), inst.unary.tolist()
-    bins = list(zip(inst.bin_p.tolist(), inst.bin_q.tolist(), inst.bin_w.tolist(),
-                    strict=True))
-    best, best_set, chosen = -1.0, [], []
-    used_l, used_r = set(), set()
-
-    def rec(k: int):
-        nonlocal best, best_set
-        if k == P:
-            on = set(chosen)
-            val = sum(un[p] for p in on) + sum(w for p, q, w in bins if p in on and q in on)
-            if val > best:
-                best, best_set = val, list(chosen)
-            return
-        if pl[k] not in used_l and pr[k] not in used_r:
-            used_l.add(pl[k])
-            used_r.add(pr[k])
-            chosen.append(k)
-            rec(k + 1)
-            chosen.pop()
-            used_l.discard(pl[k])
-            used_r.discard(pr[k])
-        rec(k + 1)
-
-    rec(0)
-    sel = np.array(best_set, dtype=np.int64)
-    return max(best, 0.0), _mapping(inst.pair_left[sel], inst.pair_right[sel])
-
-
-# --------------------------------------------------------------------------------------------
-# exact: components, one LP for all of them, MIP only where the LP does not prove
-# --------------------------------------------------------------------------------------------
-def _compiled_view(n_left: int, n_right: int, arrays: dict) -> LatentInstance:
-    """An instance holding only compiled arrays (no triples): batches and components."""
-    view = object.__new__(LatentInstance)
-    for name, value in (("n_left", n_left), ("n_right", n_right), ("left_concepts", None),
-                        ("right_concepts", None), ("left_unary", ()), ("left_binary", ()),
-                        ("right_unary", ()), ("right_binary", ())):
-        object.__setattr__(view, name, value)
-    view.__dict__["_compiled"] = {k: _frozen(v) for k, v in arrays.items()}
-    return view
 
 
 def _concat(instances) -> tuple[LatentInstance, np.ndarray, np.ndarray]:
@@ -297,7 +60,7 @@ def _concat(instances) -> tuple[LatentInstance, np.ndarray, np.ndarray]:
                   bin_p=cat("bin_p", poff).astype(np.int64),
                   bin_q=cat("bin_q", poff).astype(np.int64),
                   bin_w=cat("bin_w").astype(np.float64))
-    return _compiled_view(int(loff[-1]), int(roff[-1]), arrays), loff, poff
+    return compiled_view(int(loff[-1]), int(roff[-1]), arrays), loff, poff
 
 
 def component_labels(inst: LatentInstance) -> tuple[int, np.ndarray]:
@@ -321,7 +84,7 @@ def _restrict(inst: LatentInstance, pairs: np.ndarray) -> LatentInstance:
     bins = np.flatnonzero((local[inst.bin_p] >= 0) & (local[inst.bin_q] >= 0))
     lu, li = np.unique(inst.pair_left[pairs], return_inverse=True)
     ru, ri = np.unique(inst.pair_right[pairs], return_inverse=True)
-    return _compiled_view(len(lu), len(ru), dict(
+    return compiled_view(len(lu), len(ru), dict(
         pair_left=li, pair_right=ri, unary=inst.unary[pairs], bin_p=local[inst.bin_p[bins]],
         bin_q=local[inst.bin_q[bins]], bin_w=inst.bin_w[bins]))
 
@@ -336,10 +99,11 @@ class _NoMemo(dict):
 def _round(sub: LatentInstance, xp: np.ndarray, climb: bool = True,
            deadline: Deadline | None = None) -> np.ndarray:
     """An incumbent from a fractional LP point: the maximum-weight one-to-one mapping for pair
-    weights ``x_p + 0.001 unary_p`` (a bipartite assignment, :mod:`.bipartite`), then (``climb``)
-    smatch's moves (best move or swap while it gains) on the compiled pairs, until ``deadline``
-    (each step of the climb costs ``O(n^2)`` swaps: minutes on an 800-variable pair)."""
-    from . import bipartite  # only here: importing it costs scipy.optimize at start-up
+    weights ``x_p + 0.001 unary_p`` (a bipartite assignment,
+    :mod:`~exactalign.problems.bipartite`), then (``climb``) smatch's moves (best move or swap
+    while it gains) on the compiled pairs, until ``deadline`` (each step of the climb costs
+    ``O(n^2)`` swaps: minutes on an 800-variable pair)."""
+    from .. import bipartite  # only here: importing it costs scipy.optimize at start-up
 
     w = xp + 1e-3 * sub.unary
     keep = np.flatnonzero(w > 1e-9)
@@ -351,12 +115,12 @@ def _round(sub: LatentInstance, xp: np.ndarray, climb: bool = True,
     for a, b in zip(lu[al[:, 0]].tolist(), ru[al[:, 1]].tolist(), strict=True):
         start[a] = b
     if not climb:
-        return _as_array(start)
-    climber = _Climber.of_compiled(sub)
+        return as_mapping_array(start)
+    climber = Climber.of_compiled(sub)
     climber.deadline = deadline
     climber.memo = _NoMemo()  # a pure cache; on a big pair it would grow by GBs a step
     best, _ = climber.climb(start)
-    return _as_array(best)
+    return as_mapping_array(best)
 
 
 def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, linking: str, options,
@@ -388,16 +152,16 @@ def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, linking: str, 
         s = s[np.isin(s[:, 0], lu) & np.isin(s[:, 1], ru)]
         start = np.stack([np.searchsorted(lu, s[:, 0]), np.searchsorted(ru, s[:, 1])], 1)
     model = ilp_model(view, linking)
-    opts = replace(options, warm_start=_x_of(view, start),
+    opts = replace(options, warm_start=model_point(view, start),
                    time_limit=remaining(options.time_limit, time.perf_counter() - t0))
     if opts.time_limit == 0.0:
         return m, obj, lp_bound, Status.TIME_LIMIT, "time limit", 0, []
     res = verified_result(solve_model(model, backend, opts), model,
-                          decode=lambda z: _decode(view, z), check=lambda al: check(view, al),
+                          decode=lambda z: decode_point(view, z), check=lambda al: check(view, al),
                           method="exact", seed=options.seed)
     if res.alignment is not None and lu is not None:  # back to the component's variables
         al = np.asarray(res.alignment, dtype=np.int64).reshape(-1, 2)
-        res = res.replace(alignment=_mapping(lu[al[:, 0]], ru[al[:, 1]]))
+        res = res.replace(alignment=mapping_array(lu[al[:, 0]], ru[al[:, 1]]))
     if res.alignment is not None and check(sub, res.alignment) >= obj:
         m, obj = res.alignment, check(sub, res.alignment)
     bound = lp_bound
@@ -446,7 +210,7 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
     return out
 
 
-def _trivial_bound(inst: LatentInstance) -> float:
+def trivial_bound(inst: LatentInstance) -> float:
     """A bound without a solver: the smaller of (1) every candidate pair and every pair of pairs
     earns its weight, and (2) the count bound: per relation key ``k`` (a unary triple's key, or
     a binary triple's), the matched triple pairs are at most ``min(nL * mR, nR * mL)``, ``nL``
@@ -473,7 +237,7 @@ def _unmodelled(inst: LatentInstance, why: str) -> Result:
     t = time.perf_counter()
     m = _round(inst, np.zeros(inst.num_pairs), climb=False)
     obj = check(inst, m)
-    bound = max(_trivial_bound(inst), obj)
+    bound = max(trivial_bound(inst), obj)
     st = Status.OPTIMAL if obj >= bound else Status.FEASIBLE
     return Result(st, obj, bound, m, "exact", time.perf_counter() - t,
                   details={"proven_by": {"trivial bound": 1} if st is Status.OPTIMAL else {},
@@ -535,7 +299,7 @@ def _batch_without_lp(instances, options: SolveOptions, backend: str, linking: s
         start = time.perf_counter()
         m = _round(inst, np.zeros(inst.num_pairs), climb=False)  # the climb can take minutes
         obj = check(inst, m)
-        bound = _trivial_bound(inst)
+        bound = trivial_bound(inst)
         status, details = Status.TIME_LIMIT, {"proven_by": {}, "stopped": "LP time limit"}
         solver = "highs"  # the LP's, unless this instance's MIP runs
         left = remaining(options.time_limit, time.perf_counter() - t0)
@@ -549,9 +313,9 @@ def _batch_without_lp(instances, options: SolveOptions, backend: str, linking: s
         elif inst.num_pairs and (share is None or share > 0):
             model, solver = ilp_model(inst, linking), backend
             res = verified_result(
-                solve_model(model, backend, replace(options, warm_start=_x_of(inst, m),
+                solve_model(model, backend, replace(options, warm_start=model_point(inst, m),
                                                     time_limit=share)), model,
-                decode=lambda z, i=inst: _decode(i, z), check=lambda al, i=inst: check(i, al),
+                decode=lambda z, i=inst: decode_point(i, z), check=lambda al, i=inst: check(i, al),
                 method="exact", seed=options.seed)
             if res.alignment is not None and res.objective >= obj:
                 m, obj = res.alignment, res.objective
@@ -647,7 +411,7 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
     results = []
     for n, inst in enumerate(instances):
         sel = np.flatnonzero(on[poff[n]:poff[n + 1]])
-        m = _mapping(inst.pair_left[sel], inst.pair_right[sel])
+        m = mapping_array(inst.pair_left[sel], inst.pair_right[sel])
         obj = check(inst, m)
         comps = np.flatnonzero(comp_owner == n)
         st = worst_status(status[comps]) if len(comps) else Status.OPTIMAL
@@ -670,72 +434,3 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
                               nodes=int(nodes[comps].sum()), backend=solver,
                               components=len(comps), details=details))
     return results
-
-
-# --------------------------------------------------------------------------------------------
-# solve
-# --------------------------------------------------------------------------------------------
-EXACT_METHODS = ("exact", "ilp", "brute", "bnb")
-METHODS = EXACT_METHODS + ("hillclimb",)
-
-
-def _hillclimb_default(inst: LatentInstance) -> np.ndarray:
-    """smatch's hill-climbing with its default 4 restarts and seed 0 (a mapping array)."""
-    return _as_array(hillclimb_mapping(inst)[0])
-
-
-#: The heuristics, by the names :func:`solve` accepts.
-HEURISTICS = {"hillclimb": _hillclimb_default}
-
-
-def solve(inst: LatentInstance, method: str = "exact", *, backend: str = "highs",
-          time_limit: float | None = None, seed: int = 0, restarts: int = DEFAULT_RESTARTS,
-          rng: random.Random | None = None, linking: str = "aggregated",
-          threads: int = 1) -> Result:
-    """Solve ``inst`` with ``method`` and return a verified :class:`Result`.
-
-    ``exact``      :func:`solve_exact_many` on this one instance (components, LP bound, MIP
-                   only where needed; HiGHS for the LP, ``backend`` for the MIP).
-    ``ilp``        the whole ILP of :func:`ilp_model` through ``backend`` (highs, scipy, pulp,
-                   brute), warm-started on HiGHS from the smart initial mapping climbed.
-    ``brute``      :func:`brute_force` (tiny instances).
-    ``bnb``        :func:`~exactalign.problems.latent_pure.branch_and_bound` (pure Python, for
-                   small instances; status FEASIBLE with its bound when its node budget runs
-                   out).
-    ``hillclimb``  smatch 1.0.4's hill-climbing with ``restarts`` restarts drawing from ``rng``
-                   (else ``random.Random(seed)``); status FEASIBLE, no bound;
-                   ``details["rounds"]``: the count each round reached.
-
-    The objective is always recomputed by :func:`check`; ``time_limit`` is an overall budget."""
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r} for latent-variable matching; choose one "
-                         "of " + ", ".join(METHODS))
-    t0 = time.perf_counter()
-    if method == "hillclimb":
-        r = hillclimb_result(inst, restarts, rng=rng, seed=seed)
-        return r.replace(alignment=_as_array(r.alignment))
-    if method == "bnb":
-        r = bnb_result(inst)
-        m = _as_array(r.alignment)
-        obj = check(inst, m)
-        if obj != r.objective:
-            raise VerificationError(f"branch and bound reported {r.objective} matches but its "
-                                    f"mapping scores {obj}")
-        return r.replace(alignment=m, wall_time=time.perf_counter() - t0)
-    if method == "brute":
-        _, m = brute_force(inst)
-        obj = check(inst, m)
-        return Result(Status.OPTIMAL, obj, obj, m, "brute", time.perf_counter() - t0)
-    options = SolveOptions(time_limit=time_limit, threads=threads, seed=seed)
-    if method == "exact":
-        return solve_exact_many([inst], options=options, backend=backend, linking=linking)[0]
-    model = ilp_model(inst, linking)
-    if model.num_vars == 0:  # nothing can match: the empty mapping is optimal
-        return Result(Status.OPTIMAL, 0.0, 0.0, _mapping([], []), "ilp",
-                      time.perf_counter() - t0, backend=backend, seed=seed)
-    if backend == "highs":
-        start = _as_array(hillclimb_mapping(inst, 0, seed=seed)[0])
-        options = replace(options, warm_start=_x_of(inst, start))
-    return verified_result(solve_model(model, backend, options), model,
-                           decode=lambda x: _decode(inst, x), check=lambda al: check(inst, al),
-                           method="ilp", seed=seed)

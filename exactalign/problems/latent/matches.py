@@ -1,0 +1,71 @@
+"""A mapping's objective straight from the triples, pure Python: :func:`count_matches` (the way
+smatch 1.0.4's ``compute_match`` counts: every matching (left, right) triple pair),
+:func:`matched_pairs` (which triples match) and :func:`mapping_rows` (a mapping in any form as
+sorted ``(left, right)`` rows)."""
+
+from __future__ import annotations
+
+from ...core.errors import InfeasibleAlignmentError
+from .instance import LatentInstance
+
+
+def count_matches(inst: LatentInstance, mapping) -> int:
+    """The objective of ``mapping`` (rows ``(left, right)``) counted from the triples, as smatch's
+    ``compute_match`` counts: every (left triple, right triple) pair of equal key whose variables
+    the mapping carries onto each other. Raises :class:`InfeasibleAlignmentError` when a row is
+    out of range or a variable is mapped twice."""
+    m: dict = {}
+    seen: set = set()
+    for row in mapping:
+        a, b = (int(x) for x in row)
+        if not (0 <= a < inst.n_left and 0 <= b < inst.n_right):
+            raise InfeasibleAlignmentError(f"pair ({a}, {b}) is outside the {inst.n_left} x "
+                                           f"{inst.n_right} variables")
+        if a in m:
+            raise InfeasibleAlignmentError(f"left variable {a} is mapped twice")
+        if b in seen:
+            raise InfeasibleAlignmentError(f"right variable {b} is mapped twice")
+        m[a] = b
+        seen.add(b)
+    right: dict = {}
+    for k, w in inst.right_unary:
+        right[(k, w)] = right.get((k, w), 0) + 1
+    for k, w1, w2 in inst.right_binary:
+        right[(k, w1, w2)] = right.get((k, w1, w2), 0) + 1
+    total = 0
+    for k, v in inst.left_unary:
+        if v in m:
+            total += right.get((k, m[v]), 0)
+    for k, v1, v2 in inst.left_binary:
+        if v1 in m and v2 in m:
+            total += right.get((k, m[v1], m[v2]), 0)
+    return total
+
+
+def matched_pairs(inst: LatentInstance, mapping) -> tuple[list, list]:
+    """Which triples match under ``mapping``: ``(unary, binary)`` lists of ``(left triple index,
+    right triple index)`` pairs (indices into ``left_unary``/``right_unary`` and
+    ``left_binary``/``right_binary``). Their total count equals :func:`count_matches`."""
+    m = dict(mapping_rows(mapping))
+    un, bi = [], []
+    by_key: dict = {}
+    for j, (k, w) in enumerate(inst.right_unary):
+        by_key.setdefault(k, []).append((j, w))
+    for i, (k, v) in enumerate(inst.left_unary):
+        un.extend((i, j) for j, w in by_key.get(k, ()) if m.get(v, -1) == w)
+    by_key = {}
+    for j, (k, w1, w2) in enumerate(inst.right_binary):
+        by_key.setdefault(k, []).append((j, w1, w2))
+    for i, (k, v1, v2) in enumerate(inst.left_binary):
+        bi.extend((i, j) for j, w1, w2 in by_key.get(k, ())
+                  if m.get(v1, -1) == w1 and m.get(v2, -1) == w2)
+    return un, bi
+
+
+def mapping_rows(mapping) -> tuple:
+    """A mapping (a ``(k, 2)`` array, rows, or smatch's list with -1 for unmapped when given as
+    a flat list of ints) as a sorted tuple of ``(left, right)`` int rows."""
+    rows = list(mapping.tolist() if hasattr(mapping, "tolist") else mapping)
+    if rows and not isinstance(rows[0], (list, tuple)):
+        rows = [(a, b) for a, b in enumerate(rows) if b != -1]
+    return tuple(sorted((int(a), int(b)) for a, b in rows))

@@ -1,0 +1,131 @@
+"""The problem on its compiled form (numpy): mappings as arrays (:func:`mapping_array`,
+:func:`as_mapping_array`), the checker (:func:`check`) and the ILP (:func:`ilp_model`, the
+package docstring of :mod:`exactalign.problems.latent`), with the model point of a mapping
+(:func:`model_point`) and the mapping of a model point (:func:`decode_point`).
+
+A mapping (the alignment of a :class:`~exactalign.Result`) is a ``(k, 2)`` int64 array of
+``(left variable, right variable)`` rows sorted ascending."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ...core.arrays import frozen
+from ...core.errors import InfeasibleAlignmentError
+from ...core.model import binary_model
+from .instance import LatentInstance
+from .matches import mapping_rows
+
+
+def mapping_array(left, right) -> np.ndarray:
+    """The mapping array of the pairs ``(left[i], right[i])``."""
+    m = np.stack([np.asarray(left, np.int64), np.asarray(right, np.int64)], axis=1)
+    m = m.reshape(-1, 2)
+    return frozen(m[np.lexsort((m[:, 1], m[:, 0]))])
+
+
+# --------------------------------------------------------------------------------------------
+# check
+# --------------------------------------------------------------------------------------------
+def check(inst: LatentInstance, mapping) -> float:
+    """Verify that ``mapping`` is a one-to-one partial mapping between the variables and return
+    its objective (the number of matching triple pairs), recomputed from the compiled form.
+
+    Any in-range pair is allowed (a pair no triple pair needs simply earns nothing). Raises
+    :class:`InfeasibleAlignmentError` for a row out of range or a variable mapped twice."""
+    m = np.asarray(mapping, dtype=np.int64)
+    if m.size == 0:
+        return 0.0
+    if m.ndim != 2 or m.shape[1] != 2:
+        raise InfeasibleAlignmentError(f"a mapping is a (k, 2) array, got shape {m.shape}")
+    bad = (m[:, 0] < 0) | (m[:, 0] >= inst.n_left) | (m[:, 1] < 0) | (m[:, 1] >= inst.n_right)
+    if bad.any():
+        a, b = m[np.flatnonzero(bad)[0]]
+        raise InfeasibleAlignmentError(f"pair ({a}, {b}) is outside the {inst.n_left} x "
+                                       f"{inst.n_right} variables")
+    for col, side in ((0, "left"), (1, "right")):
+        vals, cnt = np.unique(m[:, col], return_counts=True)
+        if (cnt > 1).any():
+            raise InfeasibleAlignmentError(f"{side} variable {vals[cnt > 1][0]} is mapped "
+                                           f"{cnt.max()} times")
+    on = np.zeros(inst.num_pairs, dtype=bool)
+    idx = inst.pair_index(m)
+    on[idx[idx >= 0]] = True
+    return float(inst.unary[on].sum() + inst.bin_w[on[inst.bin_p] & on[inst.bin_q]].sum())
+
+
+# --------------------------------------------------------------------------------------------
+# the ILP
+# --------------------------------------------------------------------------------------------
+def _rows_per_group(groups: np.ndarray, cols: np.ndarray, min_size: int):
+    """Row id per entry for groups of at least ``min_size`` entries (others dropped)."""
+    uniq, inv, cnt = np.unique(groups, return_inverse=True, return_counts=True)
+    keep = cnt[inv] >= min_size
+    new = np.cumsum(cnt >= min_size) - 1
+    return new[inv[keep]], cols[keep], int((cnt >= min_size).sum())
+
+
+def ilp_model(inst: LatentInstance, linking: str = "aggregated"):
+    """The ILP (package docstring): columns ``x`` (one per useful variable pair) then ``y`` (one
+    per pair of pairs), all binary; maximise the number of matching triple pairs."""
+    if linking not in ("aggregated", "simple"):
+        raise ValueError(f"linking must be 'aggregated' or 'simple', not {linking!r}")
+    P, B = inst.num_pairs, len(inst.bin_w)
+    pl, pr, bp, bq = inst.pair_left, inst.pair_right, inst.bin_p, inst.bin_q
+    blocks = []  # (row ids, column ids, coefficients, number of rows)
+    for side in (pl, pr):  # 1:1 rows
+        r, c, n = _rows_per_group(side, np.arange(P), 2)
+        blocks.append((r, c, np.ones(len(r)), n))
+    if B:
+        ends = np.concatenate([bp, bq])
+        others = np.concatenate([bq, bp])
+        ycols = P + np.concatenate([np.arange(B), np.arange(B)])
+        if linking == "simple":
+            n = 2 * B
+            blocks.append((np.concatenate([np.arange(n), np.arange(n)]),
+                           np.concatenate([ycols, ends]),
+                           np.concatenate([np.ones(n), -np.ones(n)]), n))
+        else:
+            for side in (pl, pr):
+                g = ends * max(inst.n_left, inst.n_right, 1) + side[others]
+                r, c, n = _rows_per_group(g, ycols, 1)
+                _, first = np.unique(r, return_index=True)
+                blocks.append((np.concatenate([r, np.arange(n)]),
+                               np.concatenate([c, ends[first]]),
+                               np.concatenate([np.ones(len(r)), -np.ones(n)]), n))
+    rows, cols, vals, his = [], [], [], []
+    off = 0
+    for r, c, v, n in blocks:
+        rows.append(r + off)
+        cols.append(c)
+        vals.append(v)
+        his.append(np.full(n, 1.0 if v.size and v.min() > 0 else 0.0))
+        off += n
+    A = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                     shape=(off, P + B))
+    hi = np.concatenate(his) if his else np.zeros(0)
+    return binary_model(np.concatenate([inst.unary, inst.bin_w]), A, np.full(off, -np.inf), hi,
+                        name=f"latent {inst.n_left}x{inst.n_right} {linking}")
+
+
+def model_point(inst: LatentInstance, mapping) -> np.ndarray:
+    """The model point of a mapping (warm start)."""
+    x = np.zeros(inst.num_pairs + len(inst.bin_w))
+    idx = inst.pair_index(mapping)
+    x[idx[idx >= 0]] = 1.0
+    x[inst.num_pairs:] = x[inst.bin_p] * x[inst.bin_q]
+    return x
+
+
+def decode_point(inst: LatentInstance, x) -> np.ndarray:
+    """The mapping of a model point (the pairs whose column is 1)."""
+    on = np.flatnonzero(np.asarray(x)[:inst.num_pairs] > 0.5)
+    return mapping_array(inst.pair_left[on], inst.pair_right[on])
+
+
+def as_mapping_array(mapping) -> np.ndarray:
+    """A mapping in any form :func:`~.matches.mapping_rows` takes (rows,
+    or smatch's list with -1 for unmapped) as a mapping array."""
+    rows = mapping_rows(mapping)
+    return mapping_array([a for a, _ in rows], [b for _, b in rows])
