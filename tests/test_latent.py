@@ -137,7 +137,7 @@ def test_mip_path_and_time_limit():
     assert solve_model(latent.ilp_model(inst).relax()).objective == pytest.approx(3.0)
     r = latent.solve(inst)
     assert r.proven_optimal and r.objective == brute == 2.0
-    assert r.details["proven_by"] == {"MIP": 1} and r.bound == 2.0
+    assert r.details["proven_by"] == {"reduced-cost MIP": 1} and r.bound == 2.0
     # No time at all: the LP is not solved either (the limit bounds the whole computation), so
     # the result is the assignment start with a loose but valid bound.
     t = latent.solve(inst, time_limit=0.0)
@@ -163,15 +163,52 @@ def test_reduced_cost_fixing_keeps_the_optimum(inst):
     assert r.bound == brute
 
 
-def test_reduced_cost_fixing_drops_pairs_that_cannot_help(monkeypatch):
-    """On the fractional instance (LP 3, optimum 2) the LP's reduced costs rule out 2 of the 16
-    pairs for any mapping better than the incumbent: the MIP runs on 14."""
-    inst = _fractional_instance()
+def _model_sizes(monkeypatch) -> list:
+    """The candidate pairs of every model the exact method builds, in order."""
     sizes = []
     real = latent.ilp_model
     monkeypatch.setattr(latent_exact, "ilp_model",
                         lambda i, linking="aggregated": sizes.append(i.num_pairs) or real(i, linking))
+    return sizes
+
+
+def test_no_mapping_on_the_reduced_cost_pairs_reaches_the_lp_bound(monkeypatch):
+    """On the fractional instance (LP 3, optimum 2): the batch LP (16 pairs); the MIP on the LP
+    point's support (8 pairs) reaches only 2; the next set around the point holds all 14 pairs
+    that could take part in a mapping worth floor(LP) = 3 (the LP's reduced costs rule out 2),
+    and its MIP proves none does -- so every mapping is worth at most 2 and the incumbent is
+    optimal without a MIP on the whole component."""
+    inst = _fractional_instance()
+    sizes = _model_sizes(monkeypatch)
     r = latent.solve(inst, "exact")
-    assert r.proven_optimal and r.objective == 2.0
-    assert sizes == [inst.num_pairs, 14]  # the batch LP, then the MIP on fewer pairs
+    assert r.proven_optimal and r.objective == r.bound == 2.0
+    assert sizes == [inst.num_pairs, 8, 14]
+    assert r.details["proven_by"] == {"reduced-cost MIP": 1}
+
+
+def test_the_mip_on_pairs_that_can_beat_the_incumbent(monkeypatch):
+    """Without the sets around the LP point, the incumbent 2 goes to the last step: the MIP on
+    the 14 pairs that could beat it (reduced-cost fixing drops 2 of 16), which proves 2."""
+    monkeypatch.setattr(latent_exact, "_targets", lambda *a: [])
+    inst = _fractional_instance()
+    sizes = _model_sizes(monkeypatch)
+    r = latent.solve(inst, "exact")
+    assert r.proven_optimal and r.objective == r.bound == 2.0
+    assert sizes == [inst.num_pairs, 14]
     assert r.details["proven_by"] == {"MIP": 1}
+
+
+def test_the_support_mip_reaches_a_tight_lp_bound(monkeypatch):
+    """An instance (found by a seeded search) whose LP optimum 4 is the optimum but whose LP
+    point is fractional and rounds to less: the MIP on the point's 7 support pairs finds a
+    mapping worth 4, proven by the LP bound -- no MIP on the whole instance."""
+    lb = [("1", 1, 0), ("0", 1, 2), ("0", 3, 0), ("0", 1, 2), ("0", 3, 0), ("1", 0, 3),
+          ("0", 1, 1), ("1", 2, 3)]
+    rb = [("0", 2, 2), ("1", 2, 3), ("0", 1, 0), ("1", 0, 2), ("1", 1, 1), ("1", 2, 2),
+          ("1", 0, 1), ("0", 3, 0)]
+    inst = LatentInstance(4, 4, [("1", 2)], lb, [], rb)
+    sizes = _model_sizes(monkeypatch)
+    r = latent.solve(inst, "exact")
+    assert r.proven_optimal and r.objective == r.bound == latent.brute_force(inst)[0] == 4.0
+    assert sizes == [inst.num_pairs, 7]
+    assert r.details["proven_by"] == {"LP bound, restricted MIP": 1}

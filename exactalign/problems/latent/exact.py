@@ -125,53 +125,145 @@ def _round(sub: LatentInstance, xp: np.ndarray, climb: bool = True,
 
 def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, linking: str, options,
             backend, t0: float, if_one: np.ndarray | None = None):
-    """A component the LP did not settle: round and polish; if still below ``floor(LP)``,
-    the MIP warm-started from it. Returns ``(mapping, objective, bound, status, how, nodes,
-    fallback)``, ``fallback`` the routes that failed verification before the MIP's answer.
+    """A component the LP did not settle. Returns ``(mapping, objective, bound, status, how,
+    nodes, fallback)``, ``fallback`` the routes that failed verification before a MIP's answer.
 
-    Reduced-cost fixing: ``if_one[p]`` bounds (by weak duality, from the LP's duals) every
-    mapping that uses pair ``p``; a pair whose ``floor(if_one[p])`` does not exceed the
-    incumbent's objective cannot be part of a better mapping, so the MIP runs on the other pairs
-    only (:func:`_restrict`). Its optimum, or the incumbent if better, is the component's; its
-    bound, or the incumbent's objective if higher, bounds the component."""
-    m = _round(sub, xp, deadline=Deadline(options.time_limit, t0))
+    1. Round the LP point by an assignment (:func:`_round` without the climb); reaching
+       ``floor(LP)`` proves it. Else MIPs on growing sets of pairs around the LP point
+       (:func:`_targets`: its support, then the pairs of zero reduced cost between, then at,
+       the variables it leaves fractional), each warm-started from the best mapping so far;
+       one reaching ``floor(LP)`` proves it too (``proven_by``: ``LP bound, restricted
+       MIP``). On random AMR pairs whose LP is tight but
+       degenerate these settle in seconds what the whole MIP took minutes for (1,000
+       variables: the support's 1,325 pairs reach 1,621 of 1,622, the next set's 9,198 pairs
+       1,622 in 0.5 s).
+    2. Reduced-cost fixing (``if_one[p]`` bounds, by weak duality from the LP's duals, every
+       mapping that uses pair ``p``): a mapping worth ``floor(LP)`` uses only pairs with
+       ``floor(if_one[p]) >= floor(LP)`` -- the pairs of (near) zero reduced cost, typically a
+       few per variable. The MIP on those pairs alone (:func:`_restricted_mip`) finds such a
+       mapping if there is one: proven by the LP bound. If it proves there is none, every
+       mapping is worth at most ``floor(LP) - 1`` (a pair outside gives at most that), which
+       becomes the bound (an incumbent reaching it: ``reduced-cost MIP``).
+    3. Otherwise polish the rounding by smatch's moves (:func:`_round`); if still below the
+       bound, the MIP on the pairs that can beat the incumbent (``floor(if_one[p])`` above its
+       objective), warm-started from it. Its optimum, or the incumbent if better, is the
+       component's; its bound, or the incumbent's objective if higher, bounds the component."""
+    deadline = Deadline(options.time_limit, t0)
+    m = _round(sub, xp, climb=False)
     obj = check(sub, m)
     if obj >= lp_bound:
         return m, obj, lp_bound, Status.OPTIMAL, "LP bound", 0, []
-    view, lu, ru = sub, None, None
-    if if_one is not None:
-        keep = np.flatnonzero(np.floor(if_one + INT_TOL) > obj)
-        if len(keep) < sub.num_pairs:
-            view = _restrict(sub, keep)
-            lu, ru = np.unique(sub.pair_left[keep]), np.unique(sub.pair_right[keep])
-    if view.num_pairs == 0:  # no pair can take part in a better mapping
-        return m, obj, obj, Status.OPTIMAL, "LP bound", 0, []
-    start = m
-    if lu is not None:  # the incumbent's pairs that remain, renumbered
-        s = np.asarray(m, dtype=np.int64).reshape(-1, 2)
-        s = s[np.isin(s[:, 0], lu) & np.isin(s[:, 1], ru)]
-        start = np.stack([np.searchsorted(lu, s[:, 0]), np.searchsorted(ru, s[:, 1])], 1)
-    model = ilp_model(view, linking)
-    opts = replace(options, warm_start=model_point(view, start),
-                   time_limit=remaining(options.time_limit, time.perf_counter() - t0))
-    if opts.time_limit == 0.0:
-        return m, obj, lp_bound, Status.TIME_LIMIT, "time limit", 0, []
-    res = verified_result(solve_model(model, backend, opts), model,
-                          decode=lambda z: decode_point(view, z), check=lambda al: check(view, al),
-                          method="exact", seed=options.seed)
-    if res.alignment is not None and lu is not None:  # back to the component's variables
-        al = np.asarray(res.alignment, dtype=np.int64).reshape(-1, 2)
-        res = res.replace(alignment=mapping_array(lu[al[:, 0]], ru[al[:, 1]]))
-    if res.alignment is not None and check(sub, res.alignment) >= obj:
-        m, obj = res.alignment, check(sub, res.alignment)
+    nodes, fallback = 0, []
+    for _, keep, complete in _targets(sub, xp, lp_bound, if_one):
+        found = _restricted_mip(sub, keep, m, linking, options, backend, t0)
+        if found is not None:
+            fm, fobj, res = found
+            nodes += res.nodes or 0
+            fallback += list(res.details.get("fallback", ()))
+            if fobj > obj:
+                m, obj = fm, fobj
+            if obj >= lp_bound:
+                return (m, obj, lp_bound, Status.OPTIMAL, "LP bound, restricted MIP", nodes,
+                        fallback)
+            if complete and res.status is Status.OPTIMAL:
+                lp_bound -= 1.0  # no mapping on those pairs, so none at all, reaches floor(LP)
+                if obj >= lp_bound:
+                    return m, obj, lp_bound, Status.OPTIMAL, "reduced-cost MIP", nodes, fallback
+    climbed = _round(sub, xp, deadline=deadline)
+    if check(sub, climbed) > obj:
+        m, obj = climbed, check(sub, climbed)
+    if obj >= lp_bound:
+        return m, obj, lp_bound, Status.OPTIMAL, "LP bound", nodes, fallback
+    keep = (np.flatnonzero(np.floor(if_one + INT_TOL) > obj) if if_one is not None
+            else np.arange(sub.num_pairs))
+    if len(keep) == 0:  # no pair can take part in a better mapping
+        return m, obj, obj, Status.OPTIMAL, "LP bound", nodes, fallback
+    found = _restricted_mip(sub, keep, m, linking, options, backend, t0)
+    if found is None:
+        return m, obj, lp_bound, Status.TIME_LIMIT, "time limit", nodes, fallback
+    fm, fobj, res = found
+    if fobj >= obj:
+        m, obj = fm, fobj
     bound = lp_bound
     if res.bound is not None:
         bound = min(bound, float(np.floor(res.bound + INT_TOL)))
     bound = max(bound, obj)
     status = Status.OPTIMAL if obj >= bound else (res.status if res.status is not Status.OPTIMAL
                                                   else Status.FEASIBLE)
-    return m, obj, bound, status, "MIP", res.nodes or 0, list(res.details.get("fallback", ()))
+    return (m, obj, bound, status, "MIP", nodes + (res.nodes or 0),
+            fallback + list(res.details.get("fallback", ())))
 
+
+#: Step 1 of :func:`_settle`: the LP point's support is the pairs whose value exceeds this.
+SUPPORT_TOL = 1e-6
+
+
+def _targets(sub: LatentInstance, xp: np.ndarray, lp_bound: float, if_one):
+    """The sets of pairs :func:`_settle` tries, in order, as ``(name, pairs, complete)``,
+    ``complete`` when the set holds every pair of zero reduced cost (then no later set is
+    tried: a mapping worth ``floor(LP)`` uses only such pairs): ``support``
+    (the LP point's), ``fractional`` (with the pairs of zero reduced cost -- those that can be
+    in a mapping worth ``floor(LP)`` -- joining two variables the point leaves fractional),
+    ``near fractional`` (... with at least one such end), each kept only when larger than the
+    one before and smaller than the component; then ``reduced cost`` (every pair of zero
+    reduced cost), when at most :data:`TARGET_SHARE` of the pairs."""
+    out, last = [], 0
+    support = xp > SUPPORT_TOL
+    zero = (np.floor(if_one + INT_TOL) >= lp_bound if if_one is not None
+            else np.ones(sub.num_pairs, dtype=bool))
+    frac = support & (xp < 1.0 - SUPPORT_TOL)
+    fl = np.zeros(sub.n_left, dtype=bool)
+    fl[sub.pair_left[frac]] = True
+    fr = np.zeros(sub.n_right, dtype=bool)
+    fr[sub.pair_right[frac]] = True
+    at_l, at_r = fl[sub.pair_left], fr[sub.pair_right]
+    for name, mask in (("support", support),
+                       ("fractional", support | (zero & at_l & at_r)),
+                       ("near fractional", support | (zero & (at_l | at_r)))):
+        n = int(mask.sum())
+        if last < n < sub.num_pairs:
+            complete = if_one is not None and not (zero & ~mask).any()
+            out.append((name, np.flatnonzero(mask), complete))
+            last = n
+            if complete:
+                return out
+    if if_one is not None and zero.sum() <= TARGET_SHARE * sub.num_pairs:
+        out.append(("reduced cost", np.flatnonzero(zero), True))
+    return out
+
+#: Step 2 of :func:`_settle` runs when at most this share of the component's pairs can reach
+#: ``floor(LP)`` (else its MIP would be nearly the full one).
+TARGET_SHARE = 0.5
+
+
+def _restricted_mip(sub: LatentInstance, keep: np.ndarray, start, linking: str, options,
+                    backend, t0: float):
+    """The MIP of ``sub`` on the pairs ``keep`` only (:func:`_restrict`), warm-started from the
+    pairs of the mapping ``start`` that remain: ``(mapping of sub, its objective, the verified
+    Result of the restricted MIP)``, or ``None`` when no time is left. The restricted MIP's
+    bound bounds the mappings that use only ``keep``."""
+    view, lu, ru = sub, None, None
+    if len(keep) < sub.num_pairs:
+        view = _restrict(sub, keep)
+        lu, ru = np.unique(sub.pair_left[keep]), np.unique(sub.pair_right[keep])
+    s = np.asarray(start, dtype=np.int64).reshape(-1, 2)
+    if lu is not None:  # the start's pairs that remain, renumbered
+        s = s[np.isin(s[:, 0], lu) & np.isin(s[:, 1], ru)]
+        s = np.stack([np.searchsorted(lu, s[:, 0]), np.searchsorted(ru, s[:, 1])], 1)
+    model = ilp_model(view, linking)
+    opts = replace(options, warm_start=model_point(view, s),
+                   time_limit=remaining(options.time_limit, time.perf_counter() - t0))
+    if opts.time_limit == 0.0:
+        return None
+    res = verified_result(solve_model(model, backend, opts), model,
+                          decode=lambda z: decode_point(view, z), check=lambda al: check(view, al),
+                          method="exact", seed=options.seed)
+    if res.alignment is None:
+        return np.zeros((0, 2), dtype=np.int64), 0.0, res
+    al = np.asarray(res.alignment, dtype=np.int64).reshape(-1, 2)
+    if lu is not None:  # back to the component's variables
+        al = mapping_array(lu[al[:, 0]], ru[al[:, 1]])
+    return al, check(sub, al), res
 
 def solve_exact_many(instances, *, options: SolveOptions | None = None, backend: str = "highs",
                      linking: str = "aggregated") -> list[Result]:
@@ -387,7 +479,7 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
     bad[label[frac]] = True
     bad |= val < bound
     how = np.where(np.bincount(col_label[P:], minlength=count) > 0, "LP integral",
-                   "assignment")
+                   "assignment").astype(object)  # a later label may be longer
     status = np.full(count, Status.OPTIMAL, dtype=object)
     nodes = np.zeros(count, dtype=np.int64)
     fallback: dict[int, list] = {}  # component -> routes that failed before its MIP's answer
