@@ -124,7 +124,7 @@ FULL = {
                      "smatchpp-hillclimb"],
     "corpus_files": None,        # None: every pilot reference file
     "synthetic_graphs": 100,
-    "pair_sizes": [20, 50, 100, 200, 400],
+    "pair_sizes": [20, 50, 100, 200, 400, 800, 1000],  # the issue's target: 1,000 in <= 60 s
     "nugget_docs": [1, 10, 30],
     "nugget_demo": True,
     "coref_cases": ["TC-A-1", "TC-B-1", "TC-C-1"],
@@ -867,6 +867,9 @@ def summary(rows: list[dict]) -> str:
         lines.append(f"| {r['family']} | {r['dataset']} | {r['size']} {r['size_unit']} | "
                      f"{r['tool']} | {_secs(r)} | – | – | – | {_yn(r['proven'])}/– | "
                      f"{_mb(r)}/– | {r['timing']} |")
+    big = largest_pair(rows)
+    if big:
+        lines += ["", big + "."]
     exps = exponents(rows)
     if exps:
         lines += ["", "Growth exponents (least squares of log median time on log size): "
@@ -884,6 +887,18 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def largest_pair(rows: list[dict]) -> str | None:
+    """The largest single AMR pair exactalign proved (``smatch-pair``): its size, median time
+    and peak memory -- the issue's target is 1,000 variables in at most 60 s and 1 GB."""
+    ok = [r for r in rows if r["family"] == "smatch-pair" and r["role"] == "ours"
+          and r["status"] == "ok" and r["proven"] and r["median_s"] is not None]
+    if not ok:
+        return None
+    r = max(ok, key=lambda r: float(r["size"]))
+    return (f"Largest single AMR pair proven optimal: {int(float(r['size'])):,} variables in "
+            f"{float(r['median_s']):.3g} s (median), peak {_mb(r)} MB")
+
+
 def headline(rows: list[dict], meta: dict | None = None) -> dict:
     """The summary's line: per family, the range of exactalign's time over the peer's."""
     parts = []
@@ -898,6 +913,9 @@ def headline(rows: list[dict], meta: dict | None = None) -> dict:
                        ("timeout", "memory")})
     finding = ("exactalign's median time over the peer's, per family: " + "; ".join(parts)
                + "." if parts else "No pair of tools timed.")
+    big = largest_pair(rows)
+    if big:
+        finding += f" {big}."
     if timeouts:
         finding += " Peers stopped at their limit: " + ", ".join(timeouts) + "."
     # a benchmark: no heuristic against an optimum, so no "below the optimum" count
