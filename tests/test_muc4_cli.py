@@ -35,6 +35,24 @@ def test_1992_json(files_1992, capsys):
     assert ex["counts"]["SPU"] == 1
 
 
+def test_1992_responses_from_standard_input(files_1992, capsys, monkeypatch):
+    """``-`` reads standard input (as every command's file arguments); errors name it."""
+    import io
+    import sys
+
+    key, resp = files_1992
+    assert cli.main(["muc4", str(key), str(resp), "--json"]) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(resp.read_bytes())))
+    assert cli.main(["muc4", str(key), "-", "--json"]) == 0
+    from_stdin = json.loads(capsys.readouterr().out)
+    assert from_stdin["overall"] == from_file["overall"]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"0.  MESSAGE: ID  X\n99. Y\n")))
+    assert cli.main(["muc4", str(key), "-"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "exactalign: error: <stdin>:1: a template needs slots 0-24 in order")
+
+
 def test_1992_table_and_single_alignment(files_1992, capsys):
     key, resp = files_1992
     assert cli.main(["muc4", str(key), str(resp), "--alignment", "greedy",

@@ -53,8 +53,10 @@ ALIGNMENT_CHOICES = ("muc1992", "greedy", "exact", "exact-corpus", "all")
 
 
 def add_muc4_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("keys", metavar="KEYS", help="answer keys (1992 key file or GTT gold JSON)")
-    p.add_argument("responses", metavar="RESPONSES", help="system responses")
+    p.add_argument("keys", metavar="KEYS", help="answer keys (1992 key file or GTT gold JSON; "
+                                                "'-' reads standard input)")
+    p.add_argument("responses", metavar="RESPONSES",
+                   help="system responses ('-' reads standard input)")
     p.add_argument("--format", choices=("muc1992", "gtt"), default="muc1992",
                    help="file format (default: %(default)s)")
     p.add_argument("--alignment", choices=ALIGNMENT_CHOICES, default="all",

@@ -37,6 +37,7 @@ the key fill they were judged against.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -177,12 +178,23 @@ def _expand_xref(alts: list[Alt], strings_are_values: bool) -> tuple[Alt, ...]:
     return tuple((v, s) for v in vs for s in ss)
 
 
+def _label(path: str | Path) -> Path:
+    """How errors name ``path``: ``<stdin>`` for ``-`` (standard input)."""
+    return Path(STDIN if str(path) in ("-", STDIN) else path)
+
+
+#: The name of standard input in messages.
+STDIN = "<stdin>"
+
+
 def read_latin1(path: Path) -> str:
     """The 1992 files' text: bytes read as Latin-1, as the 1992 scorer (Emacs Lisp on 8-bit
     text) read them -- every byte is a character, nothing is replaced, so no warning is due. A
-    leading UTF-8 byte order mark is dropped; a UTF-16 file is an :class:`InputError`."""
+    leading UTF-8 byte order mark is dropped; a UTF-16 file is an :class:`InputError`. ``-``
+    (or ``<stdin>``) reads standard input."""
     try:
-        data = path.read_bytes()
+        data = (sys.stdin.buffer.read() if str(path) in ("-", STDIN)
+                else Path(path).read_bytes())
     except OSError as e:
         raise InputError(f"cannot read ({e.strerror})", path=path) from None
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
@@ -193,7 +205,7 @@ def read_latin1(path: Path) -> str:
 
 def read_templates(path: str | Path) -> list[MucTemplate]:
     """Every template of a key or response file, in file order (:func:`read_latin1`)."""
-    path = Path(path)
+    path = _label(path)
     lines = read_latin1(path).splitlines()
     out: list[MucTemplate] = []
     block: list[tuple[int, int, str]] = []
@@ -609,7 +621,7 @@ def read_score_report(path: str | Path) -> ScoreReport:
     """The recorded mapping with each pair's TOTAL row (and slot rows), and the ALL TEMPLATES
     totals. A report of message tables without mapping lines (SRI's TST4 report) gives one
     ``unrecorded`` pair per message, its counts the message's ALL TEMPLATES row."""
-    path = Path(path)
+    path = _label(path)
     pairs, header, all_t, slots = [], None, None, {}
     for text in read_latin1(path).splitlines():
         m = _PAIR.match(text)
@@ -752,7 +764,7 @@ def lisp_value(expr):
 
 def read_history(path: str | Path) -> History:
     """The judgements of a history file (:class:`History`)."""
-    path = Path(path)
+    path = _label(path)
     tree = parse_sexpr(read_latin1(path), path=path)
     if len(tree) != 1:
         raise InputError("a history is one list of messages", path=path)
