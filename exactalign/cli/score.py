@@ -56,7 +56,7 @@ def add_score_arguments(p: argparse.ArgumentParser) -> None:
                    help="print the JSON Schema of a document line for the metric and exit")
 
 
-def _metrics(args):
+def selected_metrics(args):
     from ..core.errors import InputError
     from ..declared.files import load_spec
     from ..declared.library import LIBRARY
@@ -86,7 +86,7 @@ def _files(args):
             [(i, None, d) for i, d in zip(ids, preds, strict=True)])
 
 
-def _read(args, metric, files=None):
+def read_documents(args, metric, files=None):
     """``(ids, predictions, references)`` of the two files for ``metric``, paired by id."""
     from ..declared.files import pair_documents
 
@@ -109,7 +109,7 @@ def run_score(args: argparse.Namespace) -> int:
         else:
             print(table(["metric", "description"], rows))
         return 0
-    metrics = _metrics(args)
+    metrics = selected_metrics(args)
     if args.schema:
         from ..declared.files import document_schema
 
@@ -126,7 +126,7 @@ def run_score(args: argparse.Namespace) -> int:
     overall, solves, documents = {}, {}, {}
     files = _files(args)
     for m in metrics:
-        ids, preds, refs = _read(args, m, files)
+        ids, preds, refs = read_documents(args, m, files)
         runs = {}
         for method in methods:
             runs[method] = m.compute(preds, refs, method, seed=args.seed, ids=ids,

@@ -40,13 +40,13 @@ def run_validate(args: argparse.Namespace) -> int:
     from ..core.errors import InputError
     from ..declared.validate import pytest_case, validate
     from .common import fmt, print_json, table
-    from .score import _metrics, _read
+    from .score import read_documents, selected_metrics
 
     if os.getcwd() not in sys.path:  # `--heuristic mymodule:f` finds ./mymodule.py, as
         sys.path.insert(0, os.getcwd())  # `python -m` would
     if args.metric:
         args.metric = [args.metric]
-    metrics = _metrics(args)
+    metrics = selected_metrics(args)
     if len(metrics) != 1:
         raise InputError("validate takes one metric; the spec file declares "
                          f"{len(metrics)}")
@@ -55,7 +55,7 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.reference or args.system:
         if not (args.reference and args.system):
             raise InputError("give both GOLD and SYSTEM, or neither")
-        ids, preds, refs = _read(args, metric)
+        ids, preds, refs = read_documents(args, metric)
     import tempfile
 
     from hypothesis.configuration import set_hypothesis_home_dir

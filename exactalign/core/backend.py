@@ -26,7 +26,7 @@ BACKENDS = ("highs", "scipy", "pulp", "brute")
 FALLBACK_ORDER = ("highs", "scipy", "pulp", "brute")
 
 #: Backends with a presolve switch (``SolveOptions.presolve``; a route :mod:`.solve` retries).
-_PRESOLVE = ("highs", "scipy", "pulp")
+PRESOLVE_BACKENDS = ("highs", "scipy", "pulp")
 
 
 #: Built-in backends: name -> module under :mod:`exactalign.backends` defining ``solve``.

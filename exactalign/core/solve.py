@@ -24,9 +24,9 @@ from dataclasses import replace
 import numpy as np
 
 from .backend import (  # noqa: F401  (re-exported: the names problems and tests import)
-    _PRESOLVE,
     BACKENDS,
     FALLBACK_ORDER,
+    PRESOLVE_BACKENDS,
     get_backend,
 )
 from .deadline import clamp
@@ -62,7 +62,7 @@ def _routes(backend: str, options: SolveOptions):
     yield backend, options
     if not options.fallback:
         return
-    if options.presolve and backend in _PRESOLVE:
+    if options.presolve and backend in PRESOLVE_BACKENDS:
         yield backend, replace(options, presolve=False)
     for other in FALLBACK_ORDER:
         if other != backend:

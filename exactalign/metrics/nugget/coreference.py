@@ -41,7 +41,7 @@ def resolve_coref_combination(name: str | None, names: Sequence[str]) -> str:
     return name
 
 
-def _check_threshold(threshold: float) -> None:
+def check_threshold(threshold: float) -> None:
     # v1.8 with -ct <= 0 takes an unmapped gold mention's placeholder (-1, 0) as a match with
     # system mention -1 (the last one): a crash-free but meaningless table we do not reproduce.
     if not 0.0 < threshold <= 1.0:
@@ -80,7 +80,7 @@ def coref_chains(doc: TbfDocument | None, kept: set[str] | None, path: str
     return out
 
 
-def _document_chains(gold: TbfFile, system: TbfFile, doc_id: str, g: Sequence[Mention],
+def document_chains(gold: TbfFile, system: TbfFile, doc_id: str, g: Sequence[Mention],
                      s: Sequence[Mention], filtered: bool):
     """Gold and system clusters of one document (reduced to the scored mentions ``g``, ``s``
     when a type white list ``filtered`` them, as v1.8's ``filter_relations``)."""

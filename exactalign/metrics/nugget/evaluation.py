@@ -16,17 +16,17 @@ from ...io.tbf import (
 )
 from ...problems import bipartite
 from .coreference import (
-    _check_threshold,
-    _document_chains,
+    check_threshold,
     coref_evaluate,
     coref_rows,
+    document_chains,
     resolve_coref_combination,
 )
 from .hierarchy import LevelCredit
 from .instances import PLAIN, combination_name, document_instances
-from .mappings import SPAN_FIRST, _method_for, span_first_results
+from .mappings import SPAN_FIRST, method_for, span_first_results
 from .muc import MucEvaluation, muc_evaluate
-from .reading import _setup, document_pairs, read_pair, type_filter
+from .reading import document_pairs, read_pair, setup_evaluation, type_filter
 from .scores import DocumentScore, NuggetEvaluation, NuggetScore, TypeScore
 
 #: Scoring schemes: v1.8's Dice partial credit, or MUC's COR/PAR (see :func:`muc_evaluate`).
@@ -58,13 +58,13 @@ def evaluate(gold: TbfFile, system: TbfFile, *, mappings: Iterable[str] = ("kbp"
     ``mention_type``; ``plain`` for spans only, v1.8's ``-m``) kept where the pair's weight is
     at least ``coref_threshold`` (v1.8's ``-ct``, default 1: identical spans)."""
     mappings = list(dict.fromkeys(mappings))
-    methods = {m: _method_for(m, exact_method) for m in mappings}
+    methods = {m: method_for(m, exact_method) for m in mappings}
     opts = dict(solve_options or {})
-    attributes, combos, names, warnings = _setup(gold, system)
+    attributes, combos, names, warnings = setup_evaluation(gold, system)
     credits = _credit_indices(attribute_credits, attributes)
     if coref:
         coref_combination = resolve_coref_combination(coref_combination, names)
-        _check_threshold(coref_threshold)
+        check_threshold(coref_threshold)
     per_doc: dict[str, list[DocumentScore]] = {m: [] for m in mappings}
     chains: list[tuple[list[frozenset[str]], list[frozenset[str]]]] = []
     mentions: list[tuple[list[Mention], list[Mention]]] = []
@@ -74,7 +74,7 @@ def evaluate(gold: TbfFile, system: TbfFile, *, mappings: Iterable[str] = ("kbp"
     for doc_id, g, s in document_pairs(gold, system, warnings, token_tables=token_tables,
                                        type_whitelist=type_whitelist, strict=strict):
         if coref:
-            chains.append(_document_chains(gold, system, doc_id, g, s, filtered=filtered))
+            chains.append(document_chains(gold, system, doc_id, g, s, filtered=filtered))
             mentions.append((g, s))
         instances = dict(zip(names, document_instances(g, s, combos, credits), strict=True))
         for m in mappings:

@@ -11,7 +11,7 @@ import numpy as np
 from ...io.tbf import NOT_ANNOTATED, Mention, canonical
 
 #: The canonical form of ``NOT_ANNOTATED``: a gold attribute value that agrees with anything.
-_NA = canonical(NOT_ANNOTATED)
+NOT_APPLICABLE = canonical(NOT_ANNOTATED)
 
 #: The TAC KBP 2015 event type families: canonical event types start with one of them
 #: (``conflictattack`` = conflict / attack), the hierarchy :class:`LevelCredit` can use when
@@ -56,7 +56,7 @@ class LevelCredit:
         return (v,)
 
     def credit(self, gold: str, system: str) -> float:
-        if canonical(gold) == _NA:
+        if canonical(gold) == NOT_APPLICABLE:
             return 1.0
         g, s = self.path(gold), self.path(system)
         if g == s:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...io.tbf import Mention
 from ...problems import bipartite
-from .hierarchy import _NA, LevelCredit
+from .hierarchy import NOT_APPLICABLE, LevelCredit
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -112,7 +112,7 @@ def combination_masks(gold: Sequence[Mention], system: Sequence[Mention], r: np.
         g = np.array([m.canonical_attributes[a] for m in gold], dtype=object)
         s = np.array([m.canonical_attributes[a] for m in system], dtype=object)
         if len(r):
-            agree.append((g[r] == s[c]) | (g[r] == _NA))
+            agree.append((g[r] == s[c]) | (g[r] == NOT_APPLICABLE))
         else:
             agree.append(np.zeros(0, dtype=bool))
     out = []

@@ -28,7 +28,7 @@ HEURISTIC_MAPPINGS = ("kbp", "kbp-gold-order", "pilot2015")
 SPAN_FIRST = {"pilot2015-alg4": "pilot2015", "kbp-span-first": "greedy"}
 
 
-def _method_for(mapping: str, exact_method: str) -> str:
+def method_for(mapping: str, exact_method: str) -> str:
     if mapping in SPAN_FIRST:
         return mapping
     if mapping not in MAPPINGS:

@@ -14,8 +14,8 @@ from ...io.tbf import Mention, TbfFile, TbfWarning, TokenTable, canonical
 from ...problems import bipartite
 from ..aggregation import PRF, micro
 from .instances import PLAIN, combination_masks, dice_pairs
-from .mappings import MAPPINGS, SPAN_FIRST, _method_for
-from .reading import _setup, document_pairs
+from .mappings import MAPPINGS, SPAN_FIRST, method_for
+from .reading import document_pairs, setup_evaluation
 
 #: Partial credit of an overlapping pair under the MUC scheme: MUC's 0.5, or the pair's Dice.
 PARTIAL_CREDITS = ("half", "dice")
@@ -167,8 +167,8 @@ def muc_evaluate(gold: TbfFile, system: TbfFile, *, mappings: Iterable[str] = ("
     for m in mappings:
         if m in SPAN_FIRST:
             raise ValueError(f"mapping {m} is not defined for the muc scheme")
-        _method_for(m, "exact")
-    attributes, combos, names, warnings = _setup(gold, system)
+        method_for(m, "exact")
+    attributes, combos, names, warnings = setup_evaluation(gold, system)
     opt_vals = frozenset(canonical(v) for v in optional_values)
     docs = []
     for doc_id, g, s in document_pairs(gold, system, warnings, token_tables=token_tables,

@@ -21,7 +21,7 @@ from ...io.tbf import (
 from ..aggregation import PRF, macro, micro
 from .instances import PLAIN, combination_masks, document_instances
 from .mappings import SPAN_FIRST, span_first_mapping, span_first_results
-from .reading import _setup, document_pairs, read_pair
+from .reading import document_pairs, read_pair, setup_evaluation
 
 #: Precision formulas of :func:`pilot_study` (see :class:`PilotStudyScore`).
 PILOT_PRECISIONS = ("original", "evmeval", "fixed")
@@ -252,7 +252,7 @@ def pilot_study(gold: TbfFile, system: TbfFile, *, mapping: str = "pilot2015-alg
     if mapping not in SPAN_FIRST:
         raise ValueError(f"unknown span-first mapping {mapping!r}; choose one of "
                          + ", ".join(SPAN_FIRST))
-    attributes, combos, names, warnings = _setup(gold, system)
+    attributes, combos, names, warnings = setup_evaluation(gold, system)
     docs = [pilot_document(doc_id, g, s, combos, names, mapping)
             for doc_id, g, s in document_pairs(gold, system, warnings, token_tables=token_tables,
                                                type_whitelist=type_whitelist, strict=strict)]

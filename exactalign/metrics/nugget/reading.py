@@ -58,7 +58,7 @@ def read_pair(gold_path, system_path, *, token_dir=None, token_ext: str = TOKEN_
     return gold, system, tables, type_whitelist
 
 
-def _setup(gold: TbfFile, system: TbfFile):
+def setup_evaluation(gold: TbfFile, system: TbfFile):
     """Attributes, combinations (indices and names) and the warning list of a scoring run."""
     if gold.mode != system.mode:
         raise ValueError(f"gold is read in {gold.mode} mode, system in {system.mode} mode")
