@@ -9,7 +9,7 @@ from ...io.muc4 import SLOTS, MucTemplate
 from .alignment import align_muc1992, message_table, restrict_content
 from .counts import FIELDS, Counts
 from .guidelines import Judge
-from .pairs import _history_entries
+from .pairs import history_entries
 from .scorer1992 import Scorer1992, SlotTally
 
 #: The columns compared: the seven of the ALL TEMPLATES row, and the interactive ones.
@@ -74,7 +74,7 @@ def compare_report(keys: dict[str, list[MucTemplate]], resps: dict[str, list[Muc
     as listed (:func:`_recorded`); an unmapped optional key template counts nothing. A report
     without mapping lines (SRI's TST4 report) is compared message by message under the
     automatic mapping. ``history``: an :class:`exactalign.io.muc4.History`."""
-    entries = _history_entries(history)
+    entries = history_entries(history)
     diffs: list[SlotDiff] = []
     total = Counts()
     recorded = any(p.tag != "unrecorded" for p in report.pairs)

@@ -83,24 +83,24 @@ def _set_equal(a, b) -> bool:
             and all(any(muc_equal(y, x) for x in a) for y in b))
 
 
-def _xref_p(v) -> bool:
+def xref_p(v) -> bool:
     return isinstance(v, tuple) and (v[0] == "xref" or (
         v[0] == "optional" and isinstance(v[1], tuple) and v[1][0] == "xref"))
 
 
-def _xref_val(v):
+def xref_val(v):
     return v[1] if v[0] == "xref" else v[1][1]
 
 
-def _xref_tag(v):
+def xref_tag(v):
     return v[2] if v[0] == "xref" else v[1][2]
 
 
-def _is_optional(v) -> bool:
+def is_optional(v) -> bool:
     return isinstance(v, tuple) and v[0] == "optional"
 
 
-def _fill_value(f: Fill):
+def fill_value(f: Fill):
     return ("optional", f.value) if f.optional else f.value
 
 
@@ -136,7 +136,7 @@ class _Abort(Exception):
     pass
 
 
-def _ancestor(obj1, obj2, trees) -> bool:
+def is_ancestor(obj1, obj2, trees) -> bool:
     """``obj1`` is an ancestor of ``obj2`` in ``trees`` (the scorer's ``ancestor-p``: depth
     first, giving up when it meets ``obj2`` before ``obj1``)."""
     def find(tree):
@@ -183,7 +183,7 @@ def _words(v) -> list[str]:
     return [w for x in v[1:] for w in _words(x)]
 
 
-def _shared_word(keyval, sysval) -> bool:
+def shared_word(keyval, sysval) -> bool:
     """``score-string-fill-mapping``: a word in common (the content rule's partial match)."""
     kw = set(_words(keyval))
     return any(w in kw for w in _words(sysval))

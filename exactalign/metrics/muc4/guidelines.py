@@ -220,10 +220,10 @@ def slot_counts(slot: int, keys: tuple[Fill, ...], resp: tuple[Fill, ...], judge
                 matching: str = "exact") -> Counts:
     """Counts of one slot of a mapped pair (see :func:`slot_pairs`)."""
     rs, S, pairs, inc = slot_pairs(slot, keys, resp, judge, matching)
-    return _counts(keys, rs, S, pairs, inc)
+    return counts_of_pairs(keys, rs, S, pairs, inc)
 
 
-def _counts(keys, rs, S, pairs, inc) -> Counts:
+def counts_of_pairs(keys, rs, S, pairs, inc) -> Counts:
     cor = sum(1 for i, j in pairs if S[i, j] == 1.0)
     par = sum(1 for i, j in pairs if S[i, j] == 0.5)
     used = {i for i, _ in pairs} | {i for i, _ in inc}
@@ -249,7 +249,7 @@ def _first_fit(S: np.ndarray) -> list[tuple[int, int]]:
     return pairs
 
 
-def _strings_of(fill) -> tuple[str, ...]:
+def strings_of(fill) -> tuple[str, ...]:
     """The strings a fill offers to cross-references: itself, or both parts of a description
     ``("DESC", "NAME")`` (a reference to the victim may name either)."""
     return fill if isinstance(fill, tuple) else (fill,)

@@ -6,9 +6,9 @@ score its automatic mapping ranks pairs by)."""
 from __future__ import annotations
 
 from ...io.muc4 import MucTemplate
-from .config1992 import _fill_value
+from .config1992 import fill_value
 from .counts import Counts, normalized_percent
-from .guidelines import Judge, _counts, _strings_of, slot_counts, slot_pairs
+from .guidelines import Judge, counts_of_pairs, slot_counts, slot_pairs, strings_of
 from .scorer1992 import Scorer1992
 
 #: Slot matchings of :func:`pair_counts`: the 1992 scorer's own, or the guidelines' rules over
@@ -37,10 +37,10 @@ def pair_counts(key: MucTemplate, resp: MucTemplate, judge: Judge,
     for s in (6, 9, 10, 12, 18, 19):  # DESCRIPTION last: its references are to NAME
         rs, S, pairs, inc = slot_pairs(s, key.slots[s], resp.slots[s],
                                        Judge(judge.message, judge.history, links), matching)
-        per[s] = _counts(key.slots[s], rs, S, pairs, inc)
+        per[s] = counts_of_pairs(key.slots[s], rs, S, pairs, inc)
         for i, j in pairs + inc:
-            for r in _strings_of(rs[j]):
-                for k in (x for a in key.slots[s][i].alternatives for x in _strings_of(a)):
+            for r in strings_of(rs[j]):
+                for k in (x for a in key.slots[s][i].alternatives for x in strings_of(a)):
                     links.setdefault(r, {})[k] = max(links.get(r, {}).get(k, 0.0), S[i, j])
     linked = Judge(judge.message, judge.history, links)
     for s in range(2, 25):
@@ -79,12 +79,12 @@ def content_rule(per: tuple[Counts, ...]) -> bool:
 MAP_RESTRICTION = (4, (12, 13, 18, 19, 20, 9, 10))
 
 
-def _history_entries(history) -> dict:
+def history_entries(history) -> dict:
     return getattr(history, "entries", {}) if history is not None else {}
 
 
 def _scorer(judge: Judge, key: MucTemplate | None, ignore_fail: bool = False) -> Scorer1992:
-    return Scorer1992(_history_entries(judge.history), judge.message,
+    return Scorer1992(history_entries(judge.history), judge.message,
                       key.number if key is not None else None, ignore_fail)
 
 
@@ -109,8 +109,8 @@ def content_rule_1992(key: MucTemplate, resp: MucTemplate, judge: Judge,
     sc = _scorer(judge, key, ignore_fail=lenient)
 
     def status(s):
-        t = sc.slot(s, [_fill_value(f) for f in key.slots[s]],
-                    [_fill_value(f) for f in resp.slots[s]], query=False, substring=True)
+        t = sc.slot(s, [fill_value(f) for f in key.slots[s]],
+                    [fill_value(f) for f in resp.slots[s]], query=False, substring=True)
         return "null" if t.NON else (t.COR > 0 or t.PAR > 0)
 
     inc, group = MAP_RESTRICTION

@@ -10,14 +10,14 @@ from ...io.muc4 import SLOT_TYPES, SLOTS, MucTemplate
 from .config1992 import (
     HIERARCHIES,
     XREF_TARGETS,
-    _ancestor,
-    _fill_value,
-    _is_optional,
-    _shared_word,
-    _xref_p,
-    _xref_tag,
-    _xref_val,
+    fill_value,
+    is_ancestor,
+    is_optional,
     muc_equal,
+    shared_word,
+    xref_p,
+    xref_tag,
+    xref_val,
 )
 from .counts import Counts
 
@@ -125,9 +125,9 @@ class Scorer1992:
         fills whose tags correspond to ``actual``'s, both in reverse key order as the scorer
         conses them."""
         keys, stats = [], []
-        tag = _xref_tag(actual)
+        tag = xref_tag(actual)
         for k in expected:
-            keytag = _xref_tag(k) if _xref_p(k) else None
+            keytag = xref_tag(k) if xref_p(k) else None
             if keytag is None:
                 continue
             st = self.tags_correspond(s, keytag, tag)
@@ -142,9 +142,9 @@ class Scorer1992:
         if len(expected) <= 1:
             if not expected:
                 return None
-            return pred(_xref_val(expected[0]) if xrefs else expected[0], actual)
+            return pred(xref_val(expected[0]) if xrefs else expected[0], actual)
         for k in expected:
-            f = pred(_xref_val(k) if xrefs else k, actual)
+            f = pred(xref_val(k) if xrefs else k, actual)
             if f:
                 return [f, k]
         return None
@@ -178,7 +178,7 @@ class Scorer1992:
                               actual if isinstance(actual, str) else actual[1], xrefs)
         if s in HIERARCHIES:
             trees = HIERARCHIES[s]
-            return self._find(lambda k, a: "auto-partial" if _ancestor(a, k, trees) else None,
+            return self._find(lambda k, a: "auto-partial" if is_ancestor(a, k, trees) else None,
                               expected, actual, xrefs)
         return None
 
@@ -215,7 +215,7 @@ class Scorer1992:
 
     def match_keyval(self, s: int, keyvals, response):
         """``match-keyval``: the automatic and history match of one response fill."""
-        if _xref_p(response):
+        if xref_p(response):
             xkeys, stats = self.xref_status(s, keyvals, response)
             if xkeys:
                 s0 = stats[0]
@@ -227,7 +227,7 @@ class Scorer1992:
                                if isinstance(sym, str) else sym, s0[1]]
                 else:
                     status1 = None
-                status2 = self.partially_matching(s, xkeys, _xref_val(response), True)
+                status2 = self.partially_matching(s, xkeys, xref_val(response), True)
                 status = self._conform(status1, status2)
                 if (not isinstance(status, list) and status != "fail"
                         and len(xkeys) < len(keyvals)):
@@ -242,16 +242,16 @@ class Scorer1992:
     def set_fill(self, s: int, key, resp, query: bool):
         """``score-set-fill``: a cross-referenced set fill whose value is right is asked about
         (its tag), one whose tag is missing is partial."""
-        if not _xref_p(key):
+        if not xref_p(key):
             return None
         trees = HIERARCHIES.get(s, ())
         kv = key[1]
 
         def vmatch(a):
-            return self._full(kv, a) or ("auto-partial" if _ancestor(a, kv, trees) else None)
+            return self._full(kv, a) or ("auto-partial" if is_ancestor(a, kv, trees) else None)
 
-        m = (_xref_p(resp) and vmatch(resp[1])) or vmatch(resp)
-        if m == "auto-match" and _xref_p(resp):
+        m = (xref_p(resp) and vmatch(resp[1])) or vmatch(resp)
+        if m == "auto-match" and xref_p(resp):
             return self.ask(s, [key], resp) if query else None
         if m == "auto-match":
             return "auto-partial"
@@ -260,7 +260,7 @@ class Scorer1992:
     def ask(self, s: int, keyvals, response):
         """``prompt-for-keyval``: the question put to the human, answered from the history
         (first about the key fills whose tags correspond)."""
-        if _xref_p(response):
+        if xref_p(response):
             xkeys, _ = self.xref_status(s, keyvals, response)
             if xkeys:
                 r = self._answer(s, xkeys, response)
@@ -283,11 +283,11 @@ class Scorer1992:
             return [None]
         trees = HIERARCHIES.get(s, ())
         found = next((k for k in keyvals
-                      if (_xref_p(k) and self._full(k[1], resp)) or self._full(k, resp)), None)
+                      if (xref_p(k) and self._full(k[1], resp)) or self._full(k, resp)), None)
         if found is None:
             found = next((k for k in keyvals
-                          if (_xref_p(k) and _ancestor(resp, k[1], trees))
-                          or _ancestor(resp, k, trees)), None)
+                          if (xref_p(k) and is_ancestor(resp, k[1], trees))
+                          or is_ancestor(resp, k, trees)), None)
         if found is None:
             found = keyvals[0]
         elif found is not keyvals[0]:
@@ -308,7 +308,7 @@ class Scorer1992:
         return t
 
     def _single(self, s, t, keyval, sysval, query, substring):
-        key_optional, res_optional = _is_optional(keyval), _is_optional(sysval)
+        key_optional, res_optional = is_optional(keyval), is_optional(sysval)
         keyslot = keyval[1] if key_optional else keyval
         respslot = sysval[1] if res_optional else sysval
         match = muc_equal(keyslot, respslot)
@@ -318,7 +318,7 @@ class Scorer1992:
                 if SLOT_TYPES[s] == "element":
                     match = self.set_fill(s, keyslot, respslot, query)
                 elif substring and SLOT_TYPES[s] == "string":
-                    match = _shared_word(keyslot, respslot)
+                    match = shared_word(keyslot, respslot)
                 elif query:
                     match = self.ask(s, [keyval], sysval)
         if isinstance(match, list):
@@ -359,7 +359,7 @@ class Scorer1992:
         failed: list = []
         if sysvals and keyvals:
             self._nontrivial(s, t, keyvals, sysvals, failed, False)
-        if substring and _shared_word(keyvals, sysvals):
+        if substring and shared_word(keyvals, sysvals):
             t.PAR += 1
         if sysvals and keyvals and query:
             self._nontrivial(s, t, keyvals, sysvals, failed, True)
@@ -407,8 +407,8 @@ class Scorer1992:
         """``score-remaining-values``: INC pairs, then SPU or MIS (optional key fills only
         to pair with surplus response fills)."""
         numkeys, numsys = len(keyvals), len(sysvals)
-        kopts = sum(1 for k in keyvals if _is_optional(k))
-        sopts = sum(1 for v in sysvals if _is_optional(v))
+        kopts = sum(1 for k in keyvals if is_optional(k))
+        sopts = sum(1 for v in sysvals if is_optional(v))
         kreq, sreq = numkeys - kopts, numsys - sopts
         pairs = min(kopts, sopts)
         numkeys -= pairs
@@ -447,7 +447,7 @@ class Scorer1992:
         """The tallies of slots 2-24 of a template pair (``None``: the other side unmapped)."""
         out = []
         for s in range(2, 25):
-            kv = [_fill_value(f) for f in key.slots[s]] if key is not None else []
-            sv = [_fill_value(f) for f in resp.slots[s]] if resp is not None else []
+            kv = [fill_value(f) for f in key.slots[s]] if key is not None else []
+            sv = [fill_value(f) for f in resp.slots[s]] if resp is not None else []
             out.append(self.slot(s, kv, sv, query, substring))
         return tuple(out)
