@@ -17,7 +17,7 @@ micro/macro table and, with ``-c``, its coreference section) for the chosen mapp
 ``--compat`` the per-type table differs (corrected: it uses the ``mention_type`` mapping and
 lists system-only types; see :mod:`exactalign.metrics.nugget`) and, with ``-c``, a block of
 coreference details follows (untruncated P/R/F1, the CoNLL-2012 average, greedy against exact
-CEAF alignment; :func:`format_coref_details`).
+CEAF alignment; :func:`exactalign.metrics.nugget.format_coref_details`).
 ``--mapping all`` prints the report of every mapping and then how far each heuristic falls below
 the exact optimum (``all`` includes the span-first mappings ``pilot2015-alg4`` and
 ``kbp-span-first``). ``--type-credit C`` gives level-based partial credit to a type of the
@@ -533,37 +533,8 @@ def _report(score, compat: bool, seq=None) -> str:
 
         text += sequencing.format_v18_sequencing(seq)
     if score.coref is not None and not compat:
-        text += format_coref_details(score.coref)
+        text += nugget.format_coref_details(score.coref)
     return text
-
-
-def format_coref_details(c) -> str:
-    """What v1.8's coreference section leaves out, in percent (exactalign's own block, after
-    v1.8's report without ``--compat``): per metric the untruncated precision, recall and F1
-    (the reference scorer's TOTALS; P, R, F1 as every exactalign table), the CoNLL-2012
-    average (MUC, B³, CEAFe; v1.8's average includes BLANC), the rows v1.8's conversion
-    produced, and CEAFm/CEAFe with the greedy entity alignment against the exact one."""
-    from ..metrics.coref import CEAF_PHI
-    from ..metrics.nugget import COREF_METRICS
-
-    out = ["\n=======Coreference details (exactalign)=========\n",
-           "Metric\tPrec\tRec\tF1\n"]
-    for m in COREF_METRICS:
-        p = c.scores.overall[m]
-        out.append(f"{m}\t{100 * p.precision:.4f}\t{100 * p.recall:.4f}\t{100 * p.f1:.4f}\n")
-    out.append(f"CoNLL-2012 average (muc, bcub, ceafe)\t{100 * c.conll:.4f}\n")
-    n_key = sum(len(r.key.mentions) for r in c.documents)
-    n_resp = sum(len(r.response.mentions) for r in c.documents)
-    out.append(f"Rows: {sum(len(r.gold) for r in c.documents)} ({n_key} gold, {n_resp} "
-               f"system, {sum(r.aligned for r in c.documents)} aligned on "
-               f"{c.combination} with Dice >= {c.threshold:g})\n")
-    for m in CEAF_PHI:
-        g, x = c.greedy.overall[m], c.scores.overall[m]
-        gap = c.greedy.ceaf_gap(m)
-        out.append(f"{m}: greedy alignment F1 {100 * g.f1:.4f} vs exact {100 * x.f1:.4f} "
-                   f"(shortfall {gap['shortfall']:.4f} in {gap['documents_with_gap']} of "
-                   f"{gap['documents']} documents)\n")
-    return "".join(out)
 
 
 def _prf(x, f1: float | None = None) -> dict:

@@ -126,15 +126,16 @@ def format_v18_coref(c: CorefEvaluation) -> str:
 
 
 def format_coref_details(c: CorefEvaluation) -> str:
-    """What v1.8's coreference section leaves out, in percent: per metric the untruncated
-    recall, precision and F1 (the reference scorer's TOTALS), the CoNLL-2012 average (MUC, B³,
-    CEAFe; v1.8's average includes BLANC), the rows v1.8's conversion produced, and CEAFm/CEAFe
-    with the greedy entity alignment against the exact one."""
+    """What v1.8's coreference section leaves out, in percent (exactalign's own block, after
+    v1.8's report without ``--compat``): per metric the untruncated precision, recall and F1
+    (the reference scorer's TOTALS; P, R, F1 as every exactalign table), the CoNLL-2012
+    average (MUC, B³, CEAFe; v1.8's average includes BLANC), the rows v1.8's conversion
+    produced, and CEAFm/CEAFe with the greedy entity alignment against the exact one."""
     out = ["\n=======Coreference details (exactalign)=========\n",
-           "Metric\tRec\tPrec\tF1\n"]
+           "Metric\tPrec\tRec\tF1\n"]
     for m in COREF_METRICS:
         p = c.scores.overall[m]
-        out.append(f"{m}\t{100 * p.recall:.4f}\t{100 * p.precision:.4f}\t{100 * p.f1:.4f}\n")
+        out.append(f"{m}\t{100 * p.precision:.4f}\t{100 * p.recall:.4f}\t{100 * p.f1:.4f}\n")
     out.append(f"CoNLL-2012 average (muc, bcub, ceafe)\t{100 * c.conll:.4f}\n")
     n_key = sum(len(r.key.mentions) for r in c.documents)
     n_resp = sum(len(r.response.mentions) for r in c.documents)
