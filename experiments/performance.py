@@ -925,8 +925,6 @@ def headline(rows: list[dict], meta: dict | None = None) -> dict:
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     """``cost_vs_size.png``: per family, median time against size on log-log axes, one line per
     tool, the fitted growth exponent in its label; timeouts marked at the limit (x)."""
-    from matplotlib.ticker import NullFormatter
-
     from .runner import completed_rows
 
     plt = plot.pyplot()
@@ -956,8 +954,7 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
                            label=None if ok else f"{tool} (stopped)")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        for axis in (ax.xaxis, ax.yaxis):  # labels at powers of ten only: minor ones collide
-            axis.set_minor_formatter(NullFormatter())
+        _log_ticks(ax)
         unit = next((r["size_unit"] for r in rows if r["family"] == fam), "")
         ax.set_xlabel(f"size [{unit}]")
         ax.set_ylabel("median time [s]")
@@ -967,6 +964,19 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     if not fams:
         axes[0].text(0.5, 0.5, "no timed rows", ha="center", va="center")
     return [plot.save(fig, Path(out_dir) / "cost_vs_size.png")]
+
+
+def _log_ticks(ax, narrow: float = 100.0) -> None:
+    """Readable log axes: labels at powers of ten only (minor labels collide), except on an
+    axis spanning less than ``narrow`` (two decades), which may hold no power of ten at all:
+    there ticks and plain-number labels at 1, 2 and 5 times each power of ten."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    for axis, (lo, hi) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        if 0 < lo < hi and hi / lo < narrow:
+            axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
 
 
 def fitted_exponent(sizes, times) -> float:
