@@ -238,7 +238,7 @@ def run_dataset(ds: dict, config: dict) -> list[dict]:
         raise ExperimentError(f"{ds['name']}: not every pair proven optimal")
     if ds["optimum"] is not None and list(opt.astype(int)) != ds["optimum"]:
         raise ExperimentError(f"{ds['name']}: exact differs from the reference optimum")
-    f_ex = smatch.smatch_prf(opt.sum(), tests.sum(), golds.sum())[2]
+    f_ex = smatch.smatch_scores(opt.sum(), tests.sum(), golds.sum()).f1
     how = [r.details["proven_by"] for r in exact]
     rows = [{**base, "method": "exact", "restarts": None, "seed": None,
              "corpus_f1_exact": f_ex, "corpus_f1": f_ex, "time_s": t_exact,
@@ -259,7 +259,7 @@ def run_dataset(ds: dict, config: dict) -> list[dict]:
                  "corpus_f1_exact": f_ex, "corpus_f1": f_ex, "time_s": t_bnb,
                  "proven": sum(b.proven for b in bnb), "nodes_mean": float(nodes.mean()),
                  "nodes_max": int(nodes.max())})
-    pair_f_ex = np.array([smatch.smatch_prf(o, t, g)[2]
+    pair_f_ex = np.array([smatch.smatch_scores(o, t, g).f1
                           for o, t, g in zip(opt, tests, golds, strict=True)])
     for restarts in ds.get("restarts", config["restarts"]):
         for seed in ds["seeds"]:
@@ -271,10 +271,10 @@ def run_dataset(ds: dict, config: dict) -> list[dict]:
             if (hc > opt).any():
                 raise ExperimentError(f"{ds['name']}: hill-climbing above the optimum")
             gap = opt - hc
-            pair_f = np.array([smatch.smatch_prf(o, t, g)[2]
+            pair_f = np.array([smatch.smatch_scores(o, t, g).f1
                                for o, t, g in zip(hc, tests, golds, strict=True)])
             gf = 100 * (pair_f_ex - pair_f)
-            f_hc = smatch.smatch_prf(hc.sum(), tests.sum(), golds.sum())[2]
+            f_hc = smatch.smatch_scores(hc.sum(), tests.sum(), golds.sum()).f1
             # is the corpus F1 deficit significant? paired over the pairs (exact vs hill-climb)
             c_ex = np.stack([opt, tests, opt, golds], 1)
             c_hc = np.stack([hc, tests, hc, golds], 1)

@@ -27,8 +27,8 @@ def test_hand_derived_pair():
     # but go-02/go-01 and polarity matches: 6.
     sc = smatch.score_pairs([(parse_graph(TEST), parse_graph(GOLD))], method="both")
     assert sc.totals("exact") == (6.0, 7, 8)
-    p, r, f = sc.prf("exact")
-    assert (p, r) == (6 / 7, 6 / 8) and f == pytest.approx(2 * 6 / 15)
+    s = sc.scores("exact")
+    assert (s.precision, s.recall) == (6 / 7, 6 / 8) and s.f1 == pytest.approx(2 * 6 / 15)
     assert sc.totals("hillclimb")[0] == 6.0
 
 
@@ -153,7 +153,7 @@ def test_pilot_optimum_proven(ref, bnb_work):
     m, t, g = sc.totals("exact")
     assert (m, t, g) == (d["corpus"]["optimal_match"], d["corpus"]["test_triples"],
                          d["corpus"]["gold_triples"])
-    assert sc.prf("exact")[2] == pytest.approx(d["corpus"]["f1"], abs=1e-12)
+    assert sc.scores("exact").f1 == pytest.approx(d["corpus"]["f1"], abs=1e-12)
 
 
 def test_cli_prints_like_smatch(tmp_path, capsys):

@@ -22,7 +22,9 @@ def test_a_graph_with_duplicates_against_itself_scores_one():
     g = parse_graph(DUP)
     sc = smatch.score_pairs([(g, g)], method="both")
     assert sc.totals("exact") == (5.0, 5, 5)
-    assert sc.prf("exact") == (1.0, 1.0, 1.0) == sc.prf("hillclimb")
+    for method in ("exact", "hillclimb"):
+        s = sc.scores(method)
+        assert (s.precision, s.recall, s.f1) == (1.0, 1.0, 1.0)
     assert sorted((d.side, d.triple, d.copies) for d in sc.duplicates) == [
         ("gold", ("ARG0", "a", "b"), 2), ("gold", ("polarity", "a", "-"), 2),
         ("test", ("ARG0", "a", "b"), 2), ("test", ("polarity", "a", "-"), 2)]
@@ -37,7 +39,7 @@ def test_keep_counts_as_smatch_does_f_above_one():
     g = parse_graph(DUP)
     sc = smatch.score_pairs([(g, g)], method="both", duplicates="keep")
     assert sc.totals("exact") == (11.0, 7, 7) and sc.totals("hillclimb")[0] == 11.0
-    assert sc.prf("exact")[2] == pytest.approx(11 / 7)
+    assert sc.scores("exact").f1 == pytest.approx(11 / 7)
     assert sc.duplicates == ()
 
 
@@ -73,8 +75,8 @@ def test_unknown_duplicates_rule():
 def test_f_never_above_one_and_a_graph_against_itself_is_one(a, b):
     ga, gb = parse_graph(a), parse_graph(b)
     sc = smatch.score_pairs([(ga, gb), (ga, ga)], method="both")
-    p, r, f = sc.prf("exact")
-    assert p <= 1 and r <= 1 and f <= 1 + 1e-12
+    s = sc.scores("exact")
+    assert s.precision <= 1 and s.recall <= 1 and s.f1 <= 1 + 1e-12
     same = sc.pairs[1]
     assert same.exact.objective == same.test_triples == same.gold_triples
 

@@ -69,7 +69,7 @@ def _assert_same(scorer, pairs):
         assert (mx, my, nt, ng) == (opt, opt, ours.test_triples, ours.gold_triples), ours.index
         assert objective == bound == opt, ours.index  # Smatch++'s ILP proved the same optimum
         sums.update(m=mx, t=nt, g=ng)
-    assert smatch.smatch_prf(sums["m"], sums["t"], sums["g"]) == sc.prf("exact")
+    assert smatch.smatch_scores(sums["m"], sums["t"], sums["g"]) == sc.scores("exact")
 
 
 def test_hand_pair_with_inversions(scorer):

@@ -150,12 +150,6 @@ def smatch_scores(match: float, test: float, gold: float) -> PRF:
     return PRF.from_tp(match, gold, test)
 
 
-def smatch_prf(match: float, test: float, gold: float) -> tuple[float, float, float]:
-    """``smatch.compute_f``: (precision, recall, F) of :func:`smatch_scores`."""
-    s = smatch_scores(match, test, gold)
-    return s.precision, s.recall, s.f1
-
-
 class CorpusScore(NamedTuple):
     pairs: tuple
     variant: str
@@ -172,11 +166,6 @@ class CorpusScore(NamedTuple):
         """Corpus counts under ``method``: the pairs' counts summed first, as
         ``score_amr_pairs`` sums them (:func:`smatch_scores` of :meth:`totals`)."""
         return smatch_scores(*self.totals(method))
-
-    def prf(self, method: str) -> tuple[float, float, float]:
-        """(precision, recall, F) of :meth:`scores`, smatch's order."""
-        s = self.scores(method)
-        return s.precision, s.recall, s.f1
 
 
 def _counts(test: AmrGraph, gold: AmrGraph, variant: str) -> tuple[int, int]:
