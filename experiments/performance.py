@@ -45,7 +45,9 @@ Families (column ``family``) and tools (``role`` ``ours``/``peer``):
 ``sequence``       in-process: exactalign's sequence DP (``monotone.solve``) against metametric's
                    ``SequenceMatchingMetric`` (its DP) and its ``GraphMatchingMetric`` on the two
                    sequences as chains (its ILP with one monotonicity row per conflicting pair
-                   of candidates: the route that took 163 s at n = 50); size = items a side.
+                   of candidates: the route that took 163 s at n = 50 on the issue's machine),
+                   capped at ``sequence_ilp_mem_mb`` (2.5 GB resident at n = 50); size = items
+                   a side.
 ``latent``         in-process: declared ``smatch`` (latent variable matching) against
                    metametric's ``s_match``, memory capped at ``latent_mem_mb`` (its ILP is dense;
                    peak memory grows about as n³); size = variables a side.
@@ -62,7 +64,9 @@ is Python 2.7); ``EXACTALIGN_PYTHON2`` names Python 2.7 when ``python2.7``/``pyt
 PATH. smatch, Smatch++ and metametric come with the ``peers`` extra.
 
 One row per (family, dataset, tool): ``runs``, ``min_s``/``median_s`` (per ``timing``),
-``process_median_s``, ``peak_mb`` (the largest over the runs), every run's time (``runs_s``),
+``process_median_s``, ``peak_mb`` (the largest over the runs), ``model_nnz`` (``smatch-pair``
+and ``latent``: the non-zeros of exactalign's ILP for that pair, to compare memory's growth
+with the model's), every run's time (``runs_s``),
 ``proven`` (the tool's answer is a proven optimum: exactalign's exact paths, and exact peers --
 an ILP solved to optimality, the Hungarian algorithm; hill-climbing and greedy mappings: no),
 ``score`` (F1, or the matched weight for ``sequence``), ``status`` (``ok``, ``timeout``,
@@ -120,6 +124,7 @@ FULL = {
     "timeout_s": 120.0,
     "mem_limit_mb": 4096,        # every Python/Perl child (Java runs uncapped)
     "latent_mem_mb": 2048,       # metametric's latent ILP
+    "sequence_ilp_mem_mb": 8192,  # metametric's sequence ILP: 2.5 GB resident at n = 50
     "smatch_tools": ["exactalign", "smatch-r1", "smatch-r4", "smatchpp-ilp",
                      "smatchpp-hillclimb"],
     "corpus_files": None,        # None: every pilot reference file
@@ -142,8 +147,8 @@ QUICK = {**FULL, "rounds": 3, "warmup": 0, "timeout_s": 60.0,
          "sequence_sizes": [10], "latent_sizes": [8], "te3_runs": []}
 
 COLUMNS = ("family", "dataset", "size", "size_unit", "tool", "role", "timing", "runs",
-           "min_s", "median_s", "first_call_s", "process_median_s", "peak_mb", "runs_s",
-           "proven", "score", "status", "note", "error")
+           "min_s", "median_s", "first_call_s", "process_median_s", "peak_mb", "model_nnz",
+           "runs_s", "proven", "score", "status", "note", "error")
 
 FIGURES = ("cost_vs_size.png",)
 
@@ -409,7 +414,7 @@ def library_tools(family: str, config: dict) -> list[dict]:
                 _tool("metametric-dp", "peer", True, "in-process", code=_SEQ_METAMETRIC_DP,
                       mem=mem, skip=mm),
                 _tool("metametric-ilp", "peer", True, "in-process", code=_SEQ_METAMETRIC_ILP,
-                      mem=config["latent_mem_mb"], skip=mm)]
+                      mem=config["sequence_ilp_mem_mb"], skip=mm)]
     return [_tool("exactalign-declared", "ours", True, "in-process", code=_LATENT_OURS,
                   mem=mem),
             _tool("metametric", "peer", True, "in-process", code=_LATENT_METAMETRIC,
@@ -435,6 +440,44 @@ def amr_pair(n: int, seed: int):
     concepts = sorted({c for g in bank for _, _, c in g.instances})
     roles = sorted({r for g in bank for r, _, _ in g.relations})
     return perturb(gold, "relabel", 0.3, random.Random(f"{seed}-perf-{n}"), concepts, roles), gold
+
+
+def model_nnz(unit: dict, config: dict) -> int | None:
+    """Non-zeros of exactalign's ILP for a single synthetic AMR pair (``smatch-pair`` and
+    ``latent``: :func:`exactalign.problems.latent.ilp_model` on the pair's triples, the model
+    whose LP the exact path solves when branch and bound does not finish), built untimed; None
+    for the other families."""
+    if unit["family"] not in ("smatch-pair", "latent"):
+        return None
+    from exactalign.metrics.smatch import instance_of
+    from exactalign.problems.latent.model import ilp_model
+
+    test, gold = amr_pair(unit["n"], config["seed"])
+    return int(ilp_model(instance_of(test, gold, "full")).A.nnz)
+
+
+def memory_growth(rows: list[dict]) -> dict[tuple[str, str], tuple[float, float, int]]:
+    """``(family, tool) -> (memory slope, non-zeros slope, points)`` for our rows that carry
+    ``model_nnz``: least squares on log size of log(peak MB above the tool's smallest peak --
+    the interpreter and its imports) and of log(model non-zeros), over the sizes where the
+    excess is at least 1 MB. Memory grows no faster than the model when the first slope is at
+    most the second."""
+    out = {}
+    for fam in dict.fromkeys(r["family"] for r in rows):
+        for tool in dict.fromkeys(r["tool"] for r in rows if r["family"] == fam
+                                  and r["role"] == "ours" and r.get("model_nnz")):
+            sel = [r for r in rows if r["family"] == fam and r["tool"] == tool
+                   and r["status"] == "ok" and r.get("peak_mb") and r.get("model_nnz")]
+            if not sel:
+                continue
+            floor = min(float(r["peak_mb"]) for r in sel)
+            pts = [(float(r["size"]), float(r["peak_mb"]) - floor, float(r["model_nnz"]))
+                   for r in sel if float(r["peak_mb"]) - floor >= 1.0]
+            if len({x for x, _, _ in pts}) >= 2:
+                xs = [p[0] for p in pts]
+                out[(fam, tool)] = (fitted_exponent(xs, [p[1] for p in pts]),
+                                    fitted_exponent(xs, [p[2] for p in pts]), len(pts))
+    return out
 
 
 def coref_clusters(n: int, seed: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -673,7 +716,7 @@ def run_unit(unit: dict, config: dict, tmp: Path, stopped: dict) -> list[dict]:
     run on larger inputs of the family)."""
     size, tools, what = _prepare(unit, config, tmp)
     base = {"family": unit["family"], "dataset": unit["dataset"], "size": size,
-            "size_unit": unit["size_unit"]}
+            "size_unit": unit["size_unit"], "model_nnz": model_nnz(unit, config)}
     rows, live = [], {}
     for t in tools:
         row = {**base, "tool": t["name"], "role": t["role"], "timing": t["timing"],
@@ -875,6 +918,12 @@ def summary(rows: list[dict]) -> str:
         lines += ["", "Growth exponents (least squares of log median time on log size): "
                   + "; ".join(f"{fam} {tool} {s:.2f} ({k} sizes)"
                               for (fam, tool), (s, k) in exps.items()) + "."]
+    mem = memory_growth(rows)
+    if mem:
+        lines += ["", "Memory against the model (slopes on log size of the peak MB above the "
+                  "smallest run's, and of the ILP's non-zeros): "
+                  + "; ".join(f"{fam} {tool} memory {m:.2f}, non-zeros {z:.2f} ({k} sizes)"
+                              for (fam, tool), (m, z, k) in mem.items()) + "."]
     skipped = {(r["tool"], r["note"]) for r in rows if r["status"] == "skipped"
                and not str(r["note"]).startswith("not run")}
     if skipped:

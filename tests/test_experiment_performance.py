@@ -68,6 +68,36 @@ def test_quick_summary_and_figure(quick):
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in paths)
 
 
+def test_quick_rows_carry_the_models_nonzeros(quick):
+    rows = read_rows(quick / "rows.csv")
+    pair = [r for r in rows if r["family"] in ("smatch-pair", "latent")]
+    assert pair and all(r["model_nnz"] > 0 for r in pair)
+    assert all(r["model_nnz"] is None for r in rows
+               if r["family"] not in ("smatch-pair", "latent"))
+    # the same pair, the same model: smatch-pair's 20 variables as built by hand
+    n20 = {r["model_nnz"] for r in rows if r["family"] == "smatch-pair"}
+    assert n20 == {performance.model_nnz({"family": "smatch-pair", "n": 20},
+                                         performance.QUICK)}
+
+
+def test_memory_growth_compares_excess_memory_with_the_models_nonzeros():
+    def row(size, mb, nnz, tool="exactalign", status="ok"):
+        return {"family": "smatch-pair", "tool": tool, "role": "ours", "size": size,
+                "status": status, "peak_mb": mb, "model_nnz": nnz}
+
+    # 40 MB of interpreter, then 1 kB per non-zero; the non-zeros grow as size^2
+    rows = [row(n, 40 + n * n / 1000, n * n) for n in (10, 100, 200, 400, 800)]
+    rows.append(row(1000, None, 10**6, status="memory"))  # not ok: left out
+    (mem, nnz, k), = performance.memory_growth(rows).values()
+    assert k == 4  # size 10 is the floor itself (excess 0 MB), dropped
+    assert mem == pytest.approx(2.0, abs=0.02) and nnz == pytest.approx(2.0)
+    assert "memory 2.00, non-zeros 2.00 (4 sizes)" in performance.summary(
+        [{**r, "dataset": f"s{r['size']}", "size_unit": "variables", "timing": "command",
+          "median_s": 1.0, "min_s": 1.0, "proven": True} for r in rows])
+    # rows without non-zeros (the other families) give nothing
+    assert performance.memory_growth([{**r, "model_nnz": None} for r in rows]) == {}
+
+
 def test_fitted_exponent_recovers_a_power_law():
     sizes = [10, 20, 40, 80]
     assert performance.fitted_exponent(sizes, [3e-4 * n ** 2.5 for n in sizes]) == \
