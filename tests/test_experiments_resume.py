@@ -46,8 +46,9 @@ def _state(monkeypatch):
     STATE.clear()
     STATE.update(calls=[], fail=set(), violate=set(), interrupt_at=None)
     # Others may be editing the package while the suite runs: pin the code version so a
-    # resumed run here always shares its interrupted run's fingerprint.
-    monkeypatch.setattr(runner, "code_digest", lambda: "pinned-for-tests")
+    # resumed run here always shares its interrupted run's fingerprint. (Patched where
+    # fingerprint() looks it up: the runner's journal module.)
+    monkeypatch.setattr("experiments.runner.journal.code_digest", lambda: "pinned-for-tests")
     monkeypatch.setitem(experiments.REGISTRY, NAME, fake_module())
     yield
 
@@ -302,7 +303,7 @@ def test_fingerprint_separates_configs_and_code(monkeypatch):
     assert fp != runner.fingerprint("x", {"seed": 1}, quick=True)
     assert fp != runner.fingerprint("x", {"seed": 0}, quick=False)
     assert fp != runner.fingerprint("y", {"seed": 0}, quick=True)
-    monkeypatch.setattr(runner, "code_digest", lambda: "edited")
+    monkeypatch.setattr("experiments.runner.journal.code_digest", lambda: "edited")
     assert fp != runner.fingerprint("x", {"seed": 0}, quick=True)
     digest = REAL_CODE_DIGEST()  # the source of exactalign and experiments as on disk
     assert len(digest) == 16 and int(digest, 16) >= 0
