@@ -84,12 +84,6 @@ def add_muc4_arguments(p: argparse.ArgumentParser) -> None:
                         "report, slot row by slot row")
 
 
-def table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-                     for r in [header, *rows])
-
-
 def _gtt_methods(choice: str, reference: str) -> list[str]:
     return {"muc1992": [reference], "greedy": ["greedy"], "exact": ["exact"],
             "all": [reference, "greedy", "exact"]}[choice]
@@ -102,7 +96,7 @@ def _muc_methods(choice: str) -> list[str]:
 
 
 def run_muc4(args: argparse.Namespace) -> int:
-    from .common import prf, print_json
+    from .common import prf, print_json, table
 
     warnings: list[str] = []
     compare = None
@@ -228,6 +222,8 @@ def _witness_text(details: dict, limit: int = 3) -> str:
 
 def _per_message_text(scores: dict) -> str:
     """One row per message: F under every alignment, and the counts under the first."""
+    from .common import table
+
     names = list(scores)
     first = scores[names[0]]
     rows = []
