@@ -38,8 +38,12 @@ Families (column ``family``) and tools (``role`` ``ours``/``peer``):
                    (``nugget/evmeval/scoring_demo``, system A, 2 documents); size = documents.
 ``coref``          ``exactalign coref`` (MUC, B³, CEAFm, CEAFe, BLANC) against the CoNLL
                    reference scorer v8.01 (``scorer.pl all KEY RESPONSE none``; Perl; optional)
-                   on pilot test cases and synthetic one-document files of growing size (one
-                   mention per token); size = key mentions; score = CEAFe F1.
+                   and against scorch (``scorch KEY.json RESPONSE.json``; Python, the peers
+                   extra: the coreference peer that is always there; its JSON input is written
+                   untimed) on pilot test cases and synthetic one-document files of growing
+                   size (one mention per token); size = key mentions; score = CEAFe F1. scorch
+                   adds the response's spurious mentions to the key as singletons, so its score
+                   equals v8.01's only without them and is not checked against ours.
 ``ceaf``           in-process: declared ``coref-ceafe`` against metametric's ``ceaf_phi4``
                    (score and both self-scores) on synthetic documents; size = key mentions.
 ``sequence``       in-process: exactalign's sequence DP (``monotone.solve``) against metametric's
@@ -279,18 +283,41 @@ def coref_ceafe(stdout: str, pattern=_OURS_CEAFE) -> float | None:
     return _fraction_f1(*m.groups()) if m else None
 
 
+_SCORCH_CEAFE = re.compile(r"^CEAF_e:\s+R=\S+\s+P=\S+\s+F\S*=([0-9.e+-]+)", re.M)
+
+
+def scorch_ceafe(stdout: str) -> float | None:
+    """scorch's printed CEAFe F1."""
+    m = _SCORCH_CEAFE.search(stdout)
+    return float(m.group(1)) if m else None
+
+
 def coref_tools(config: dict) -> list[dict]:
     scorer, why = _peer_dir("EXACTALIGN_CONLL_SCORER", "scorer.pl")
     perl = shutil.which("perl")
     if scorer and not perl:
         scorer, why = None, "perl not found on PATH"
     mem = config["mem_limit_mb"]
+    scorch = Path(sys.executable).parent / "scorch"
     return [_tool("exactalign", "ours", True, argv=_exactalign() + ["coref"], parse=coref_ceafe,
                   mem=mem),
             _tool("conll-scorer-v8.01", "peer", True,
                   argv=[perl, str(scorer / "scorer.pl"), "all"] if scorer else None,
                   parse=functools.partial(coref_ceafe, pattern=_PERL_CEAFE), mem=mem,
-                  skip=why)]
+                  skip=why),
+            _tool("scorch", "peer", True, argv=[str(scorch)] if scorch.is_file() else None,
+                  parse=scorch_ceafe, mem=mem,
+                  skip="" if scorch.is_file() else "not installed (the peers extra)")]
+
+
+def scorch_json(path: Path, out: Path) -> None:
+    """The one document of a CoNLL file as scorch's input: ``{"type": "clusters", "clusters":
+    {entity: [mention, ...]}}``, mentions named ``start-end`` by token."""
+    from exactalign.io.conll import read_conll
+
+    doc, = read_conll(path)
+    clusters = {str(i): [f"{a}-{b}" for a, b in c] for i, c in enumerate(doc.clusters)}
+    out.write_text(json.dumps({"type": "clusters", "clusters": clusters}), encoding="utf-8")
 
 
 _TE3_F1 = re.compile(r"^overall\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+)", re.M)
@@ -654,9 +681,15 @@ def _prepare(unit: dict, config: dict, tmp: Path) -> tuple[int, list[dict], call
             write_conll(resp, r, tokens)
             size = unit["n"]
 
+        scorch_in = work / "key.scorch.json", work / "response.scorch.json"
+        scorch_json(key, scorch_in[0])
+        scorch_json(resp, scorch_in[1])
+
         def coref_argv(t):
             if t["role"] == "ours":
                 return t["argv"] + [str(key), str(resp), "--metric", *COREF_METRICS]
+            if t["name"] == "scorch":
+                return t["argv"] + [str(scorch_in[0]), str(scorch_in[1])]
             return t["argv"] + [str(key), str(resp), "none"]
 
         return size, coref_tools(config), coref_argv

@@ -98,6 +98,24 @@ def test_memory_growth_compares_excess_memory_with_the_models_nonzeros():
     assert performance.memory_growth([{**r, "model_nnz": None} for r in rows]) == {}
 
 
+def test_scorch_input_and_score(tmp_path):
+    from exactalign.io.conll import read_conll
+
+    conll = tmp_path / "key.conll"
+    performance.write_conll(conll, [[0, 2], [3]], 5)
+    out = tmp_path / "key.json"
+    performance.scorch_json(conll, out)
+    doc, = read_conll(conll)
+    assert json.loads(out.read_text()) == {
+        "type": "clusters", "clusters": {str(i): [f"{a}-{b}" for a, b in c]
+                                         for i, c in enumerate(doc.clusters)}}
+    assert sorted(map(sorted, json.loads(out.read_text())["clusters"].values())) == \
+        [["0-0", "2-2"], ["3-3"]]
+    assert performance.scorch_ceafe("MUC:\tR=1\tP=1\tF₁=1\nCEAF_e:\tR=0.5\tP=0.25\t"
+                                    "F₁=0.3333333333333333\n") == pytest.approx(1 / 3)
+    assert performance.scorch_ceafe("nothing") is None
+
+
 def test_fitted_exponent_recovers_a_power_law():
     sizes = [10, 20, 40, 80]
     assert performance.fitted_exponent(sizes, [3e-4 * n ** 2.5 for n in sizes]) == \
