@@ -8,6 +8,7 @@ failure on any version."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import subprocess
@@ -299,16 +300,23 @@ def test_dinkelbach_backends_agree(n_vars, seed, backend):
     assert res.ratio == pytest.approx(_brute(model, n, 0.25, d, d0), abs=1e-7)
 
 
-@pytest.mark.parametrize("lp_method", [None, "simplex", "ipm"])
+@pytest.mark.parametrize("lp_method", [None, "simplex", "ipm", "pdlp"])
 def test_lp_method_gives_the_same_optimum_and_duals(lp_method):
-    """HiGHS' interior point method (with crossover) returns the LP optimum and row duals, as
-    simplex does: the latent batch LP certifies its bound from them."""
+    """HiGHS' interior point method (with crossover) and PDLP return the LP optimum and row
+    duals, as simplex does: the latent batch LP certifies its bound from them. (PDLP's status
+    may read "Unknown" after postsolve: its duals still certify.)"""
+    from exactalign.core.model import dual_bound_terms
     from tests.test_latent import SQUARE
 
     model = latent.ilp_model(SQUARE).relax()
     out = solve_model(model, "highs", SolveOptions(lp_method=lp_method))
-    assert out.status is Status.OPTIMAL and out.objective == pytest.approx(3.0)
+    if lp_method != "pdlp":
+        assert out.status is Status.OPTIMAL
+    assert out.objective == pytest.approx(3.0, abs=1e-6)
     assert out.row_dual is not None and len(out.row_dual) == model.num_rows
+    bound = min(sum(t.sum() for t in dual_bound_terms(model, y))
+                for y in (out.row_dual, -out.row_dual))
+    assert 3.0 - 1e-6 <= bound < 3.0 + 1e-3  # weak duality from its duals, nearly tight
 
 
 def test_lp_method_is_checked():
@@ -316,19 +324,53 @@ def test_lp_method_is_checked():
         SolveOptions(lp_method="barrier")
 
 
-def test_big_batch_lps_use_the_interior_point_method(monkeypatch):
+def _lp_methods(monkeypatch):
     seen = []
     real = latent_exact.solve_model
     monkeypatch.setattr(latent_exact, "solve_model",
                         lambda m, b, o, **k: seen.append((m.is_mip, o.lp_method)) or real(m, b, o, **k))
+    return seen
+
+
+def test_big_batch_lps_use_pdlp(monkeypatch):
+    seen = _lp_methods(monkeypatch)
     from tests.test_latent import SQUARE
 
     latent.solve_exact_many([SQUARE])
     assert seen[0] == (False, None)
-    monkeypatch.setattr(latent_exact, "IPM_COLUMNS", 1)
+    monkeypatch.setattr(latent_exact, "LARGE_LP_COLUMNS", 1)
     seen.clear()
-    assert latent.solve_exact_many([SQUARE])[0].proven_optimal
-    assert seen[0] == (False, "ipm")
+    r = latent.solve_exact_many([SQUARE])[0]
+    assert r.proven_optimal and r.objective == 3.0
+    assert seen[0] == (False, "pdlp") and "fallback" not in r.details
+
+
+@pytest.mark.parametrize("how", ["time", "violation"])
+def test_pdlp_that_fails_falls_back_to_the_interior_point_method(monkeypatch, how):
+    """PDLP stopped short, or a point outside the model's rows: the LP is solved again by the
+    interior point method, and the failed route is recorded."""
+    from tests.test_latent import SQUARE
+
+    real = highs_backend.solve
+
+    def flaky(model, options):
+        out = real(model, options)
+        if options.lp_method != "pdlp":
+            return out
+        if how == "time":
+            return dataclasses.replace(out, status=Status.ERROR, raw_status="Iteration limit",
+                                       row_dual=None)
+        return dataclasses.replace(out, x=out.x + 0.5)
+
+    monkeypatch.setattr(highs_backend, "solve", flaky)
+    seen = _lp_methods(monkeypatch)
+    monkeypatch.setattr(latent_exact, "LARGE_LP_COLUMNS", 1)
+    r = latent.solve_exact_many([SQUARE])[0]
+    assert r.proven_optimal and r.objective == 3.0
+    assert [m for _, m in seen[:2]] == ["pdlp", "ipm"]
+    (failed,) = r.details["fallback"]
+    assert failed["lp_method"] == "pdlp"
+    assert ("Iteration limit" if how == "time" else "violates") in failed["error"]
 
 
 def test_a_registered_backend_is_reached_by_name():

@@ -110,7 +110,7 @@ _LAZY = {
     "BATCH_COLUMNS": ".exact",
     "BYTES_PER_COLUMN": ".exact",
     "INT_TOL": ".exact",
-    "IPM_COLUMNS": ".exact",
+    "LARGE_LP_COLUMNS": ".exact",
     "component_labels": ".exact",
     "solve_exact_many": ".exact",
     "trivial_bound": ".exact",
@@ -125,7 +125,7 @@ __all__ = ["BNB_MAX_DEPTH", "BNB_MAX_SIZE", "BNB_WORK_LIMIT", "UNDECIDED", "BnbO
            "hillclimb_result", "smatch_pool", "LatentInstance", "compiled_view", "count_matches",
            "mapping_rows", "matched_pairs", "compile_arrays", "as_mapping_array", "check",
            "decode_point", "ilp_model", "mapping_array", "model_point", "BRUTE_MAX_PAIRS",
-           "brute_force", "BATCH_COLUMNS", "BYTES_PER_COLUMN", "INT_TOL", "IPM_COLUMNS",
+           "brute_force", "BATCH_COLUMNS", "BYTES_PER_COLUMN", "INT_TOL", "LARGE_LP_COLUMNS",
            "component_labels", "solve_exact_many", "trivial_bound", "EXACT_METHODS", "HEURISTICS",
            "METHODS", "solve"]
 
@@ -136,7 +136,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
         BATCH_COLUMNS,
         BYTES_PER_COLUMN,
         INT_TOL,
-        IPM_COLUMNS,
+        LARGE_LP_COLUMNS,
         component_labels,
         solve_exact_many,
         trivial_bound,

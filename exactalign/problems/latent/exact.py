@@ -20,6 +20,7 @@ from ...core.result import Result, Status, worst_status
 from ...core.solve import SolveOptions, remaining, solve_model, verified_result
 from .hillclimb import Climber
 from .instance import LatentInstance, compiled_view
+from .matches import count_bound
 from .model import as_mapping_array, check, decode_point, ilp_model, mapping_array, model_point
 
 #: :func:`solve_exact_many` solves the LP of this many model columns at a time (measured).
@@ -31,11 +32,14 @@ BATCH_COLUMNS = 3000
 #: :func:`~exactalign.core.memory.memory_limit` is not modelled (:func:`solve_exact_many`).
 BYTES_PER_COLUMN = 2500
 
-#: A batch LP with more model columns than this is solved by HiGHS' interior point method
-#: (with crossover: a basis and duals as from simplex). Measured on document-level AMR pairs
-#: (Little Prince test sentences joined): 34,112 columns simplex 1.7 s / IPM 2.6 s; 84,062
-#: columns 37.1 s / 7.8 s; a random 400-node pair (127,228 columns) > 120 s / 23 s.
-IPM_COLUMNS = 50_000
+#: A batch LP with more model columns than this is solved by HiGHS' first-order method PDLP
+#: (:func:`_lp_relaxation`; its interior point method with crossover if PDLP gives no answer that
+#: passes the checks), smaller ones by its simplex. Measured on random AMR pairs (LP time, HiGHS
+#: 1.15.1, one thread): 13,409 columns (200 variables) simplex 0.17 s / IPM 0.54 s / PDLP 0.37 s;
+#: 51,641 columns (400) 3.56 / 3.47 / 2.09 s; 198,873 (800) IPM 25.1 / PDLP 8.8 s; 316,553
+#: (1,000) IPM 45.2 / PDLP 20.0 s. On document-level AMR pairs (Little Prince test sentences
+#: joined) simplex takes 1.7 s on 34,112 columns and 37.1 s on 84,062.
+LARGE_LP_COLUMNS = 50_000
 
 #: Slack under which an LP value counts as reaching the next integer (integer objective).
 INT_TOL = 1e-6
@@ -304,24 +308,10 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
 
 def trivial_bound(inst: LatentInstance) -> float:
     """A bound without a solver: the smaller of (1) every candidate pair and every pair of pairs
-    earns its weight, and (2) the count bound: per relation key ``k`` (a unary triple's key, or
-    a binary triple's), the matched triple pairs are at most ``min(nL * mR, nR * mL)``, ``nL``
-    left triples with key ``k``, ``mR`` the most copies of one right triple with key ``k`` (each
-    left triple has one image under the mapping), and symmetrically (a one-to-one mapping gives
-    a right triple one preimage); without duplicate triples, ``min(nL, nR)``."""
-    from collections import Counter
-
+    earns its weight, and (2) the count bound of the triples' keys
+    (:func:`~.matches.count_bound`)."""
     every = float(np.floor(inst.unary.clip(0).sum() + inst.bin_w.clip(0).sum() + INT_TOL))
-    count = 0
-    for lt, rt in ((inst.left_unary, inst.right_unary), (inst.left_binary, inst.right_binary)):
-        left, right = Counter(lt), Counter(rt)
-        nl, nr, ml, mr = Counter(), Counter(), Counter(), Counter()
-        for side, n, m in ((left, nl, ml), (right, nr, mr)):
-            for t, c in side.items():
-                n[t[0]] += c
-                m[t[0]] = max(m[t[0]], c)
-        count += sum(min(nl[k] * mr[k], nr[k] * ml[k]) for k in nl.keys() & nr.keys())
-    return min(every, float(count))
+    return min(every, float(count_bound(inst)))
 
 
 def _unmodelled(inst: LatentInstance, why: str) -> Result:
@@ -423,6 +413,48 @@ def _batch_without_lp(instances, options: SolveOptions, backend: str, linking: s
     return out
 
 
+#: :func:`_lp_relaxation` keeps PDLP's answer when the bound its duals certify (weak duality)
+#: is at most this far above its point's value: the LP optimum is then known to this gap.
+PDLP_GAP = 1e-3
+
+
+def _lp_relaxation(model, options: SolveOptions):
+    """The LP relaxation of ``model`` on HiGHS within ``options.time_limit``: simplex up to
+    :data:`LARGE_LP_COLUMNS` columns; above, PDLP (a first-order method: no basis, a point and
+    duals optimal to a tolerance). PDLP's answer is kept, status OPTIMAL, when its point passes
+    :func:`~exactalign.core.solve.solve_model`'s checks and its duals certify, by weak duality, a
+    bound within :data:`PDLP_GAP` of the point's value, whatever HiGHS' own status says (after
+    postsolve it may call PDLP's duals "Unknown": they still certify). Otherwise the interior
+    point method with crossover solves the LP in the time left (the failed route in
+    ``attempts``). The bound :func:`_solve_batch` keeps is recomputed from the duals in any case
+    (:func:`_certified_lp_bound`), and a fractional point is rounded (:func:`_settle`)."""
+    relaxed = model.relax()
+    if model.num_vars <= LARGE_LP_COLUMNS:
+        return solve_model(relaxed, "highs", options)
+    t0 = time.perf_counter()
+    try:
+        lp = solve_model(relaxed, "highs", replace(options, lp_method="pdlp", fallback=False))
+    except VerificationError as exc:
+        why = str(exc)
+    else:
+        if lp.status is Status.TIME_LIMIT:
+            return lp  # no time is left for the interior point method either
+        why = f"PDLP stopped: {lp.raw_status}"
+        if lp.x is not None and lp.row_dual is not None:
+            value = float(relaxed.c @ lp.x)
+            cert = min(sum(float(t.sum()) for t in dual_bound_terms(relaxed, y))
+                       for y in (lp.row_dual, -lp.row_dual))
+            if cert - value <= PDLP_GAP:
+                return replace(lp, status=Status.OPTIMAL, objective=value, bound=cert)
+            why = (f"PDLP ({lp.raw_status}): its duals bound the LP at {cert:.6f}, "
+                   f"{cert - value:.3g} above its point")
+    left = remaining(options.time_limit, time.perf_counter() - t0)
+    ipm = solve_model(relaxed, "highs", replace(options, lp_method="ipm", time_limit=left))
+    failed = {"backend": "highs", "presolve": options.presolve, "lp_method": "pdlp",
+              "error": why}
+    return replace(ipm, attempts=(failed,) + tuple(ipm.attempts))
+
+
 def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -> list[Result]:
     """The ``exact`` method on a batch of instances.
 
@@ -456,10 +488,8 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
         # the MIPs (or, if the LP does not finish, for each instance's own MIP from a rounded
         # start: :func:`_batch_without_lp`).
         left = remaining(options.time_limit, time.perf_counter() - t0)
-        lp = solve_model(model.relax(), "highs",
-                         replace(options, warm_start=None,
-                                 time_limit=None if left is None else 0.75 * left,
-                                 lp_method="ipm" if model.num_vars > IPM_COLUMNS else None))
+        lp = _lp_relaxation(model, replace(options, warm_start=None,
+                                           time_limit=None if left is None else 0.75 * left))
         if lp.status is Status.TIME_LIMIT:
             return _batch_without_lp(instances, options, backend, linking, t0, model.num_vars)
         if lp.status is not Status.OPTIMAL or lp.x is None:

@@ -1,9 +1,13 @@
 """A mapping's objective straight from the triples, pure Python: :func:`count_matches` (the way
 smatch 1.0.4's ``compute_match`` counts: every matching (left, right) triple pair),
-:func:`matched_pairs` (which triples match) and :func:`mapping_rows` (a mapping in any form as
-sorted ``(left, right)`` rows)."""
+:func:`matched_pairs` (which triples match), :func:`mapping_rows` (a mapping in any form as
+sorted ``(left, right)`` rows), and what the triples' keys alone tell: a bound on every mapping
+(:func:`count_bound`) and the number of binary triple pairs a mapping could match
+(:func:`binary_candidates`)."""
 
 from __future__ import annotations
+
+from collections import Counter
 
 from ...core.errors import InfeasibleAlignmentError
 from .instance import LatentInstance
@@ -69,3 +73,34 @@ def mapping_rows(mapping) -> tuple:
     if rows and not isinstance(rows[0], (list, tuple)):
         rows = [(a, b) for a, b in enumerate(rows) if b != -1]
     return tuple(sorted((int(a), int(b)) for a, b in rows))
+
+
+def _per_key(triples) -> tuple[Counter, Counter]:
+    """Per key (a triple's first item): how many triples, and the most copies of one triple."""
+    n, most = Counter(), Counter()
+    for t, c in Counter(triples).items():
+        n[t[0]] += c
+        most[t[0]] = max(most[t[0]], c)
+    return n, most
+
+
+def count_bound(inst: LatentInstance) -> int:
+    """A bound on every mapping's :func:`count_matches`: per key ``k`` (a unary triple's key, or
+    a binary triple's), the matched triple pairs are at most ``min(nL * mR, nR * mL)``, ``nL``
+    left triples with key ``k``, ``mR`` the most copies of one right triple with key ``k`` (each
+    left triple has one image under the mapping), and symmetrically (a one-to-one mapping gives
+    a right triple one preimage); without duplicate triples, ``min(nL, nR)``."""
+    total = 0
+    for lt, rt in ((inst.left_unary, inst.right_unary), (inst.left_binary, inst.right_binary)):
+        (nl, ml), (nr, mr) = _per_key(lt), _per_key(rt)
+        total += sum(min(nl[k] * mr[k], nr[k] * ml[k]) for k in nl.keys() & nr.keys())
+    return total
+
+
+def binary_candidates(inst: LatentInstance) -> int:
+    """How many (left, right) binary triple pairs share a key: each is a pair of variable pairs
+    that some mapping could credit (a link of the branch and bound, a pair of pairs of the ILP),
+    counted before merging the ones that join the same two pairs."""
+    nl, _ = _per_key(inst.left_binary)
+    nr, _ = _per_key(inst.right_binary)
+    return sum(nl[k] * nr[k] for k in nl.keys() & nr.keys())
