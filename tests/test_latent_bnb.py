@@ -168,3 +168,22 @@ def test_oversized_instance_is_declined_at_once(monkeypatch):
     out = bnb.branch_and_bound(SQUARE, [(0, 0)])
     assert (out.proven, out.nodes, out.objective) == (False, 0, 1)
     assert out.bound >= 3  # the trivial bound: every credit once
+
+
+def test_many_candidate_links_are_declined_before_the_set_up(monkeypatch):
+    """More binary triple pairs of equal key than BNB_MAX_SIZE: no pool is built, and the bound
+    is the key count bound."""
+    monkeypatch.setattr(bnb, "BNB_MAX_SIZE", 1)
+    monkeypatch.setattr(bnb, "_pure_pairs", lambda inst: pytest.fail("the set-up ran"))
+    assert matches.binary_candidates(SQUARE) == 2  # ("r", 0, 1) against both right triples
+    out = bnb.branch_and_bound(SQUARE, [(0, 0), (1, 1)])
+    assert (out.proven, out.nodes, out.objective) == (False, 0, 3)
+    assert out.bound == matches.count_bound(SQUARE) == 3  # 2 unary + min(2, 1) binary
+
+
+@settings(max_examples=200, deadline=None)
+@given(instances())
+def test_key_counts_bound_every_mapping(inst):
+    """count_bound is at least the optimum; every pair of pairs comes from a candidate."""
+    assert matches.count_bound(inst) >= latent.solve(inst, "brute").objective
+    assert matches.binary_candidates(inst) >= len(inst.bin_w)
