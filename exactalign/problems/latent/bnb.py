@@ -158,6 +158,24 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
 
     lgroups: dict = {}  # built on first use
     rgroups: dict = {}
+
+    def by_cap(groups_of, side):
+        """Per variable, its pairs by decreasing cap: twice the unary credit plus twice the
+        heaviest link per partner variable on ``side``, at least what any node's ``left_h2``
+        (``right_h2``) can give the pair, so a scan may stop at the first cap below its best."""
+        out = {}
+        for v, ps in groups_of.items():
+            caps = []
+            for p in ps:
+                g: dict = {}
+                for q, w in adj[p].items():
+                    if w > g.get(side[q], 0):
+                        g[side[q]] = w
+                caps.append((-(unary2[p] + 2 * sum(g.values())), p))
+            caps.sort()
+            out[v] = [(-c, p) for c, p in caps]
+        return out
+
     # Search state, in lists indexed by variable (faster than dicts and sets here):
     state = [UNDECIDED] * inst.n_left  # per left variable: its pair, -1 unmapped, or UNDECIDED
     used = bytearray(inst.n_right)     # per right variable: 1 when taken
@@ -171,7 +189,9 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         """``2 h(a)``: the best free pair of ``a`` (twice its unary and decided links, plus per
         undecided partner variable the heaviest link to a free pair)."""
         top = 0
-        for p in cand[a]:
+        for cap, p in lcap[a]:
+            if cap <= top:
+                break
             if used[right_of[p]]:
                 continue
             s = unary2[p]
@@ -195,7 +215,9 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         """The same seen from free right variable ``b``: its best pair with an undecided left
         variable, halves grouped by the partner's right variable."""
         top = 0
-        for p in rcand[b]:
+        for cap, p in rcap[b]:
+            if cap <= top:
+                break
             if state[left_of[p]] != UNDECIDED:
                 continue
             s = unary2[p]
@@ -301,6 +323,7 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
             used[right_of[p]] = 0
         return value, taken
 
+    lcap, rcap = by_cap(cand, left_of), by_cap(rcand, right_of)
     mapping_pairs: list = []
     bound = claimed = 0  # claimed: the incumbents' values, rechecked against the mapping
     for comp in _components(pairs, adj, inst.n_left, inst.n_right):
