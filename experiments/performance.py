@@ -1036,13 +1036,15 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
                            label=None if ok else f"{tool} (stopped)")
         ax.set_xscale("log")
         ax.set_yscale("log")
+        lo, hi = ax.get_ylim()  # room above the lines for the legend (a line per tool)
+        ax.set_ylim(lo, hi * (hi / lo) ** (0.12 * len(tools)))
         _log_ticks(ax)
         unit = next((r["size_unit"] for r in rows if r["family"] == fam), "")
         ax.set_xlabel(f"size [{unit}]")
         ax.set_ylabel("median time [s]")
         ax.set_title(fam)
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=6)
+        ax.legend(fontsize=6, loc="upper left")
     if not fams:
         axes[0].text(0.5, 0.5, "no timed rows", ha="center", va="center")
     return [plot.save(fig, Path(out_dir) / "cost_vs_size.png")]
