@@ -345,6 +345,27 @@ def test_big_batch_lps_use_pdlp(monkeypatch):
     assert seen[0] == (False, "pdlp") and "fallback" not in r.details
 
 
+def test_a_big_amr_pair_is_proven_through_pdlp_as_through_simplex(monkeypatch):
+    """A 404-variable random AMR pair (51,641 model columns, over LARGE_LP_COLUMNS): the LP goes
+    to PDLP, whose answer is kept (no fallback) and proves the optimum; the same instance with
+    its LP on simplex (a vertex, exact duals) proves the same optimum."""
+    from exactalign.metrics.smatch import instance_of
+    from experiments.performance import amr_pair
+
+    test, gold = amr_pair(400, 0)
+    inst = instance_of(test, gold, "full")
+    seen = _lp_methods(monkeypatch)
+    r = latent.solve(inst)
+    assert seen[0] == (False, "pdlp")
+    assert r.proven_optimal and "fallback" not in r.details
+    monkeypatch.setattr(latent_exact, "LARGE_LP_COLUMNS", 10**9)
+    seen.clear()
+    s = latent.solve(inst)
+    assert seen[0] == (False, None)
+    assert s.proven_optimal and s.objective == r.objective
+    assert latent.check(inst, r.alignment) == r.objective
+
+
 @pytest.mark.parametrize("how", ["time", "violation"])
 def test_pdlp_that_fails_falls_back_to_the_interior_point_method(monkeypatch, how):
     """PDLP stopped short, or a point outside the model's rows: the LP is solved again by the
