@@ -71,6 +71,35 @@ def test_help_lists_commands_without_importing_heavy_modules():
         assert cmd.help.split()[0] in proc.stdout
 
 
+@pytest.mark.parametrize("command", ["nugget", "coref"])
+def test_one_document_imports_no_solver_nor_numpy_ma(tmp_path, command):
+    """A one-document nugget or coreference command, exact mapping included, needs numpy but
+    not scipy, a solver, penman or ``numpy.ma`` (which numpy 2.4's plain ``np.unique`` imports:
+    10-25 ms of such a command's start-up)."""
+    from tests.test_json_every_command import GOLD_TBF, KEY_CONLL, RESP_CONLL, SYS_TBF
+
+    if command == "nugget":
+        (tmp_path / "g.tbf").write_text(GOLD_TBF)
+        (tmp_path / "s.tbf").write_text(SYS_TBF)
+        argv = ["nugget", "-g", str(tmp_path / "g.tbf"), "-s", str(tmp_path / "s.tbf"),
+                "--mapping", "all", "-c"]
+    else:
+        (tmp_path / "k.conll").write_text(KEY_CONLL)
+        (tmp_path / "r.conll").write_text(RESP_CONLL)
+        argv = ["coref", str(tmp_path / "k.conll"), str(tmp_path / "r.conll"), "--metric",
+                "muc", "bcub", "ceafm", "ceafe", "blanc", "lea"]
+    code = ("import sys, contextlib, io\n"
+            "from exactalign.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    rc = main({argv!r})\n"
+            "heavy = ('numpy.ma', 'scipy', 'highspy', 'pulp', 'penman')\n"
+            "print('LOADED', [m for m in heavy if m in sys.modules], 'numpy' in sys.modules, rc)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "LOADED [] True 0" in proc.stdout, proc.stdout + proc.stderr
+
+
 def test_python_m_exactalign_runs_the_command():
     proc = subprocess.run([sys.executable, "-m", "exactalign", "--version"],
                           capture_output=True, text=True, timeout=60)

@@ -77,6 +77,7 @@ the system (scored as empty) and a missing token table (ids not checked).
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -99,9 +100,11 @@ TOKEN_OFFSET_FIELDS = (2, 3)
 MODES = ("char", "token")
 
 
+@functools.lru_cache(maxsize=4096)
 def canonical(text: str) -> str:
     """``text`` lower-cased, keeping only ASCII letters and digits (v1.8's
-    ``canonicalize_string`` under Python 2): ``Personnel_Start-Position`` -> ``personnelstartposition``."""
+    ``canonicalize_string`` under Python 2): ``Personnel_Start-Position`` -> ``personnelstartposition``.
+    Cached: a corpus repeats a few dozen type and realis values over every mention."""
     return "".join(c.lower() for c in text if c.isascii() and c.isalnum())
 
 

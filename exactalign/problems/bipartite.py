@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core.arrays import distinct
 from ..core.arrays import frozen as _frozen
 from ..core.decompose import bipartite_components
 from ..core.errors import (
@@ -248,7 +249,7 @@ def check(inst: BipartiteInstance, alignment) -> float:
     if (idx < 0).any():
         r, c = a[np.flatnonzero(idx < 0)[0]]
         raise InfeasibleAlignmentError(f"pair ({r}, {c}) is not a candidate (weight 0)")
-    if len(np.unique(idx)) != len(idx):
+    if len(distinct(idx)) != len(idx):
         raise InfeasibleAlignmentError("the alignment repeats a pair")
     ref_cap, pred_cap = inst.caps
     for side, col, cap in (("reference", 0, ref_cap), ("predicted", 1, pred_cap)):
