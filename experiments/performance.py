@@ -20,6 +20,10 @@ family. Two kinds of timing (column ``timing``):
   under a second (else of the first call), ``first_call_s`` the first call (lazy imports
   included); ``process_median_s`` is still the whole child's wall time.
 
+Every row names what was timed (column ``version``): the distribution and release of a PyPI
+tool, the git commit of a peer's own checkout (``modified`` when its tracked files differ) and
+the interpreter that ran it; the summary lists them under the table.
+
 Families (column ``family``) and tools (``role`` ``ours``/``peer``):
 
 ``smatch-corpus``  every pilot AMR file pair with a reference (without pilot data: one
@@ -87,11 +91,13 @@ mapping and EvmEval against ``--mapping exact``).
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import json
 import os
 import random
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -150,7 +156,7 @@ QUICK = {**FULL, "rounds": 3, "warmup": 0, "timeout_s": 60.0,
          "coref_cases": ["TC-A-1"], "coref_sizes": [], "ceaf_sizes": [30],
          "sequence_sizes": [10], "latent_sizes": [8], "te3_runs": []}
 
-COLUMNS = ("family", "dataset", "size", "size_unit", "tool", "role", "timing", "runs",
+COLUMNS = ("family", "dataset", "size", "size_unit", "tool", "version", "role", "timing", "runs",
            "min_s", "median_s", "first_call_s", "process_median_s", "peak_mb", "model_nnz",
            "runs_s", "proven", "score", "status", "note", "error")
 
@@ -194,9 +200,57 @@ def _importable(module: str) -> bool:
 
 
 def _tool(name, role, proven, timing_kind="command", *, argv=None, code=None, cwd=None,
-          env=None, mem=None, parse=None, skip=""):
+          env=None, mem=None, parse=None, skip="", version=None):
     return {"name": name, "role": role, "proven": proven, "timing": timing_kind, "argv": argv,
-            "code": code, "cwd": cwd, "env": env, "mem": mem, "parse": parse, "skip": skip}
+            "code": code, "cwd": cwd, "env": env, "mem": mem, "parse": parse, "skip": skip,
+            "version": version}
+
+
+# Versions of what was timed (column ``version``): a reader must know which release or commit
+# of each peer the ratios are against.
+@functools.cache
+def _dist(name: str) -> str:
+    """``"name X.Y.Z"`` of an installed distribution, ``"name (not installed)"`` otherwise."""
+    try:
+        return f"{name} {importlib.metadata.version(name)}"
+    except importlib.metadata.PackageNotFoundError:
+        return f"{name} (not installed)"
+
+
+def _output(argv: list[str]) -> str:
+    """The first line a command prints (stdout, else stderr: ``python2 --version`` and ``java
+    -version`` write there); ``""`` when it cannot run."""
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return ((p.stdout.strip() or p.stderr.strip()).splitlines() or [""])[0]
+
+
+@functools.cache
+def _checkout(path: str) -> str:
+    """The git commit of a peer's checkout (12 digits; ``modified`` when tracked files differ),
+    or ``"not a git checkout"``."""
+    commit = _output(["git", "-C", path, "rev-parse", "--short=12", "HEAD"])
+    if not re.fullmatch(r"[0-9a-f]{7,40}", commit):
+        return "not a git checkout"
+    dirty = _output(["git", "-C", path, "status", "--porcelain", "--untracked-files=no"])
+    return f"git {commit}" + (" (modified)" if dirty else "")
+
+
+@functools.cache
+def _interpreter(kind: str, exe: str) -> str:
+    """``"Python 2.7.18"``, ``"Perl v5.36.0"``, ``"Java 17.0.15"`` of an interpreter."""
+    if kind == "perl":
+        return "Perl " + _output([exe, "-e", "print $^V"])
+    if kind == "java":
+        m = re.search(r'version "([^"]+)"', _output([exe, "-version"]))
+        return "Java " + (m.group(1) if m else "?")
+    return _output([exe, "--version"]) or "Python ?"
+
+
+def _ours() -> str:
+    return _dist("exactalign")
 
 
 def smatch_tools(config: dict) -> list[dict]:
@@ -211,18 +265,21 @@ def smatch_tools(config: dict) -> list[dict]:
     pp = [py, "-m", "smatchpp", "-score_type", "micro", "-solver"]
     tools = {
         "exactalign": _tool("exactalign", "ours", True, argv=cmds["exactalign"],
-                            parse=functools.partial(f_score, "exactalign")),
+                            parse=functools.partial(f_score, "exactalign"), version=_ours()),
         "smatch-r1": _tool("smatch-r1", "peer", False, argv=[py, smatch_py, "-r", "1", "-f"],
-                           parse=functools.partial(f_score, "smatch"), skip=no_sm),
+                           parse=functools.partial(f_score, "smatch"), skip=no_sm,
+                           version=_dist("smatch")),
         "smatch-r4": _tool("smatch-r4", "peer", False, argv=[py, smatch_py, "-r", "4", "-f"],
-                           parse=functools.partial(f_score, "smatch"), skip=no_sm),
+                           parse=functools.partial(f_score, "smatch"), skip=no_sm,
+                           version=_dist("smatch")),
         "smatchpp-ilp": _tool("smatchpp-ilp", "peer", True, argv=pp + ["ilp", "-a"],
                               parse=functools.partial(f_score, "smatchpp-ilp"),
-                              skip=no_pp or ("" if _importable("mip") else "mip not installed")),
+                              skip=no_pp or ("" if _importable("mip") else "mip not installed"),
+                              version=f"{_dist('smatchpp')}, {_dist('mip')}"),
         "smatchpp-hillclimb": _tool("smatchpp-hillclimb", "peer", False,
                                     argv=pp + ["hillclimber", "-a"],
                                     parse=functools.partial(f_score, "smatchpp-ilp"),
-                                    skip=no_pp),
+                                    skip=no_pp, version=_dist("smatchpp")),
     }
     for t in tools.values():
         t["mem"] = config["mem_limit_mb"]
@@ -257,12 +314,14 @@ def nugget_tools(config: dict) -> list[dict]:
     elif evm:
         argv = [py2, str(evm / "scorer_v1.8.py")]
     mem = config["mem_limit_mb"]
+    version = (f"EvmEval {_checkout(str(evm))} (scorer_v1.8.py), {_interpreter('python', py2)}"
+               if argv else None)
     return [_tool("exactalign-kbp", "ours", False, argv=ours + ["--mapping", "kbp"],
-                  parse=nugget_f1, mem=mem),
+                  parse=nugget_f1, mem=mem, version=_ours()),
             _tool("exactalign-exact", "ours", True, argv=ours + ["--mapping", "exact"],
-                  parse=nugget_f1, mem=mem),
+                  parse=nugget_f1, mem=mem, version=_ours()),
             _tool("evmeval-v1.8", "peer", False, argv=argv, parse=nugget_f1, mem=mem,
-                  skip="" if argv else why)]
+                  skip="" if argv else why, version=version)]
 
 
 def _fraction_f1(rn, rd, pn, pd) -> float:
@@ -300,14 +359,17 @@ def coref_tools(config: dict) -> list[dict]:
     mem = config["mem_limit_mb"]
     scorch = Path(sys.executable).parent / "scorch"
     return [_tool("exactalign", "ours", True, argv=_exactalign() + ["coref"], parse=coref_ceafe,
-                  mem=mem),
+                  mem=mem, version=_ours()),
             _tool("conll-scorer-v8.01", "peer", True,
                   argv=[perl, str(scorer / "scorer.pl"), "all"] if scorer else None,
                   parse=functools.partial(coref_ceafe, pattern=_PERL_CEAFE), mem=mem,
-                  skip=why),
+                  skip=why,
+                  version=(f"reference-coreference-scorers {_checkout(str(scorer))} "
+                           f"(scorer.pl), {_interpreter('perl', perl)}" if scorer else None)),
             _tool("scorch", "peer", True, argv=[str(scorch)] if scorch.is_file() else None,
                   parse=scorch_ceafe, mem=mem,
-                  skip="" if scorch.is_file() else "not installed (the peers extra)")]
+                  skip="" if scorch.is_file() else "not installed (the peers extra)",
+                  version=_dist("scorch"))]
 
 
 def scorch_json(path: Path, out: Path) -> None:
@@ -343,10 +405,13 @@ def te3_tools(config: dict, tmp: Path) -> list[dict]:
 
     return [_tool("exactalign", "ours", True, argv=_exactalign() + ["temporal", "--mode", "te3"],
                   parse=lambda s: (float(m.group(1)) / 100 if (m := _TE3_F1.search(s)) else None),
-                  mem=config["mem_limit_mb"]),
+                  mem=config["mem_limit_mb"], version=_ours()),
             _tool("te3-toolkit", "peer", False,
                   argv=[py2, "TE3-evaluation.py"] if kit else None, cwd=kit, env=env,
-                  parse=parse, skip=why)]
+                  parse=parse, skip=why,
+                  version=(f"tempeval3_toolkit {_checkout(str(kit))} (TE3-evaluation.py), "
+                           f"{_interpreter('python', py2)}, {_interpreter('java', java)}"
+                           if kit else None))]
 
 
 # in-process tasks (timing.python_task): each defines compute() -> {"score", ...}
@@ -431,21 +496,23 @@ def compute():
 def library_tools(family: str, config: dict) -> list[dict]:
     mm = "" if _importable("metametric") else "not installed (the peers extra)"
     mem = config["mem_limit_mb"]
+    ours, peer = _ours(), _dist("metametric")
     if family == "ceaf":
         return [_tool("exactalign-declared", "ours", True, "in-process", code=_CEAF_OURS,
-                      mem=mem),
+                      mem=mem, version=ours),
                 _tool("metametric", "peer", True, "in-process", code=_CEAF_METAMETRIC,
-                      mem=mem, skip=mm)]
+                      mem=mem, skip=mm, version=peer)]
     if family == "sequence":
-        return [_tool("exactalign-dp", "ours", True, "in-process", code=_SEQ_OURS, mem=mem),
+        return [_tool("exactalign-dp", "ours", True, "in-process", code=_SEQ_OURS, mem=mem,
+                      version=ours),
                 _tool("metametric-dp", "peer", True, "in-process", code=_SEQ_METAMETRIC_DP,
-                      mem=mem, skip=mm),
+                      mem=mem, skip=mm, version=peer),
                 _tool("metametric-ilp", "peer", True, "in-process", code=_SEQ_METAMETRIC_ILP,
-                      mem=config["sequence_ilp_mem_mb"], skip=mm)]
+                      mem=config["sequence_ilp_mem_mb"], skip=mm, version=peer)]
     return [_tool("exactalign-declared", "ours", True, "in-process", code=_LATENT_OURS,
-                  mem=mem),
+                  mem=mem, version=ours),
             _tool("metametric", "peer", True, "in-process", code=_LATENT_METAMETRIC,
-                  mem=config["latent_mem_mb"], skip=mm)]
+                  mem=config["latent_mem_mb"], skip=mm, version=peer)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -752,8 +819,8 @@ def run_unit(unit: dict, config: dict, tmp: Path, stopped: dict) -> list[dict]:
             "size_unit": unit["size_unit"], "model_nnz": model_nnz(unit, config)}
     rows, live = [], {}
     for t in tools:
-        row = {**base, "tool": t["name"], "role": t["role"], "timing": t["timing"],
-               "proven": t["proven"]}
+        row = {**base, "tool": t["name"], "version": t["version"], "role": t["role"],
+               "timing": t["timing"], "proven": t["proven"]}
         where = stopped.get((unit["family"], t["name"]))
         if t["skip"]:
             rows.append({**row, "runs": 0, "status": "skipped", "note": t["skip"]})
@@ -962,6 +1029,13 @@ def summary(rows: list[dict]) -> str:
     if skipped:
         lines += ["", "Skipped: " + "; ".join(f"{t} ({why})" for t, why in sorted(skipped))
                   + "."]
+    timed = {}
+    for r in rows:
+        if r["status"] != "skipped" and r.get("version"):
+            timed.setdefault(r["tool"], set()).add(r["version"])
+    if timed:
+        lines += ["", "Versions timed: " + "; ".join(f"{t}: {', '.join(sorted(v))}"
+                                                     for t, v in timed.items()) + "."]
     lines += ["", "Median over the recorded runs (each a fresh process, tools alternating); "
               "``command``: whole-command wall time; ``in-process``: the computation timed "
               "inside its own process. Ratio < 1: exactalign is faster. Peak MB: the process's "

@@ -3,6 +3,7 @@ invariants. A benchmark, not a timed test: nothing here asserts a time."""
 
 import json
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -41,6 +42,36 @@ def test_quick_rows_columns_and_runs(quick):
             assert r["note"]  # says why (an optional peer not configured, say)
     ours = [r for r in rows if r["role"] == "ours" and r["status"] == "ok"]
     assert {r["family"] for r in ours} >= {"smatch-pair", "ceaf", "sequence", "latent"}
+    import importlib.metadata
+
+    release = importlib.metadata.version("exactalign")
+    assert {r["version"] for r in ours} == {f"exactalign {release}"}
+    for r in rows:  # every tool timed says which release or checkout it was
+        if r["status"] == "ok" and r["role"] == "peer":
+            assert r["version"] and "not installed" not in r["version"], r
+    text = performance.summary(rows)
+    assert f"Versions timed: exactalign: exactalign {release}" in text
+
+
+def test_peer_versions_name_the_checkout_commit_and_interpreter(tmp_path):
+    import subprocess
+
+    assert performance._dist("no-such-distribution-xyz") == \
+        "no-such-distribution-xyz (not installed)"
+    assert performance._checkout(str(tmp_path)) == "not a git checkout"
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "scorer.pl").write_text("1;\n")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git + ["add", "scorer.pl"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "x"], check=True)
+    head = subprocess.run(git + ["rev-parse", "--short=12", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    performance._checkout.cache_clear()  # cached per path for a run; the checkout changed
+    assert performance._checkout(str(tmp_path)) == f"git {head}"
+    (tmp_path / "scorer.pl").write_text("2;\n")
+    performance._checkout.cache_clear()
+    assert performance._checkout(str(tmp_path)) == f"git {head} (modified)"
+    assert performance._interpreter("python", sys.executable).startswith("Python 3.")
 
 
 def test_quick_invariants_hold_in_the_rows(quick):
