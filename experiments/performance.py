@@ -229,12 +229,14 @@ def _output(argv: list[str]) -> str:
 
 @functools.cache
 def _checkout(path: str) -> str:
-    """The git commit of a peer's checkout (12 digits; ``modified`` when tracked files differ),
-    or ``"not a git checkout"``."""
+    """The git commit of a peer's checkout (12 digits; ``modified`` when tracked files other
+    than compiled ``*.pyc`` differ: the TE3 toolkit tracks one that Python 2 rewrites at every
+    run), or ``"not a git checkout"``."""
     commit = _output(["git", "-C", path, "rev-parse", "--short=12", "HEAD"])
     if not re.fullmatch(r"[0-9a-f]{7,40}", commit):
         return "not a git checkout"
-    dirty = _output(["git", "-C", path, "status", "--porcelain", "--untracked-files=no"])
+    dirty = _output(["git", "-C", path, "status", "--porcelain", "--untracked-files=no", "--",
+                     ".", ":(exclude)*.pyc"])
     return f"git {commit}" + (" (modified)" if dirty else "")
 
 

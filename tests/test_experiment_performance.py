@@ -68,6 +68,14 @@ def test_peer_versions_name_the_checkout_commit_and_interpreter(tmp_path):
                           text=True, check=True).stdout.strip()
     performance._checkout.cache_clear()  # cached per path for a run; the checkout changed
     assert performance._checkout(str(tmp_path)) == f"git {head}"
+    (tmp_path / "tracked.pyc").write_bytes(b"\0")
+    subprocess.run(git + ["add", "tracked.pyc"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "y"], check=True)
+    head = subprocess.run(git + ["rev-parse", "--short=12", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    (tmp_path / "tracked.pyc").write_bytes(b"\1")  # a peer's interpreter rewrote its bytecode
+    performance._checkout.cache_clear()
+    assert performance._checkout(str(tmp_path)) == f"git {head}"
     (tmp_path / "scorer.pl").write_text("2;\n")
     performance._checkout.cache_clear()
     assert performance._checkout(str(tmp_path)) == f"git {head} (modified)"
