@@ -21,7 +21,7 @@ family. Two kinds of timing (column ``timing``):
   included); ``process_median_s`` is still the whole child's wall time.
 
 Every row names what was timed (column ``version``): the distribution and release of a PyPI
-tool, the git commit of a peer's own checkout (``modified`` when its tracked files differ) and
+tool, the git commit of a peer's own checkout (``modified`` when tracked sources differ) and
 the interpreter that ran it; the summary lists them under the table.
 
 Families (column ``family``) and tools (``role`` ``ours``/``peer``):
@@ -91,7 +91,6 @@ mapping and EvmEval against ``--mapping exact``).
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import json
 import os
 import random
@@ -108,7 +107,8 @@ import numpy as np
 from exactalign.data import resolve_data_dir
 
 from . import plot, timing
-from .runner import ExperimentError, headline_record, parallel_map
+from .runner import ExperimentError, git_info, headline_record, parallel_map
+from .runner.meta import version_of
 
 NAME = "performance"
 DESCRIPTION = ("Speed and peak memory against each family's peer, same machine, same run: "
@@ -211,10 +211,8 @@ def _tool(name, role, proven, timing_kind="command", *, argv=None, code=None, cw
 @functools.cache
 def _dist(name: str) -> str:
     """``"name X.Y.Z"`` of an installed distribution, ``"name (not installed)"`` otherwise."""
-    try:
-        return f"{name} {importlib.metadata.version(name)}"
-    except importlib.metadata.PackageNotFoundError:
-        return f"{name} (not installed)"
+    v = version_of(name)
+    return f"{name} {v}" if v else f"{name} (not installed)"
 
 
 def _output(argv: list[str]) -> str:
@@ -232,12 +230,10 @@ def _checkout(path: str) -> str:
     """The git commit of a peer's checkout (12 digits; ``modified`` when tracked files other
     than compiled ``*.pyc`` differ: the TE3 toolkit tracks one that Python 2 rewrites at every
     run), or ``"not a git checkout"``."""
-    commit = _output(["git", "-C", path, "rev-parse", "--short=12", "HEAD"])
-    if not re.fullmatch(r"[0-9a-f]{7,40}", commit):
+    info = git_info(Path(path), exclude=("*.pyc",))
+    if not info["commit"]:
         return "not a git checkout"
-    dirty = _output(["git", "-C", path, "status", "--porcelain", "--untracked-files=no", "--",
-                     ".", ":(exclude)*.pyc"])
-    return f"git {commit}" + (" (modified)" if dirty else "")
+    return f"git {info['commit'][:12]}" + (" (modified)" if info["dirty"] else "")
 
 
 @functools.cache

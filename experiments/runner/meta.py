@@ -25,22 +25,24 @@ META_KEYS = ("experiment", "description", "quick", "config", "seeds", "seeding",
              "started", "wall_time_s", "argv", "instances", "fingerprint")
 
 
+def version_of(dist: str) -> str | None:
+    """The installed version of distribution ``dist``, ``None`` when it is absent."""
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
 def versions() -> dict[str, str | None]:
     """Installed versions of :data:`VERSIONED` (``None`` for an absent distribution)."""
-    out: dict[str, str | None] = {}
-    for dist in VERSIONED:
-        try:
-            out[dist] = importlib.metadata.version(dist)
-        except importlib.metadata.PackageNotFoundError:
-            out[dist] = None
-    return out
+    return {dist: version_of(dist) for dist in VERSIONED}
 
 
-def git_info(repo: Path = CHECKOUT) -> dict[str, Any]:
+def git_info(repo: Path = CHECKOUT, exclude: tuple[str, ...] = ("results",)) -> dict[str, Any]:
     """``{"commit": HEAD or None, "dirty": bool or None}`` of ``repo``; ``dirty`` means tracked
-    files outside ``results/`` differ from HEAD (untracked files and results being rewritten by
-    this very run do not count). ``None`` values when git or the repository is absent (never an
-    error)."""
+    files outside the ``exclude`` pathspecs (default ``results/``) differ from HEAD (untracked
+    files and results being rewritten by this very run do not count). ``None`` values when git
+    or the repository is absent (never an error)."""
 
     def git(*args: str) -> str | None:
         try:
@@ -52,7 +54,7 @@ def git_info(repo: Path = CHECKOUT) -> dict[str, Any]:
 
     commit = git("rev-parse", "HEAD")
     status = git("status", "--porcelain", "--untracked-files=no", "--", ".",
-                 ":(exclude)results") if commit else None
+                 *(f":(exclude){x}" for x in exclude)) if commit else None
     return {"commit": commit, "dirty": None if status is None else bool(status)}
 
 
