@@ -5,11 +5,13 @@ memory."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactalign import ModelTooLargeError
 from exactalign.core.deadline import Deadline, TimeLimitReached
@@ -194,3 +196,101 @@ def test_latent_bound_without_a_solver_counts_triples():
     assert latent.trivial_bound(_dense_instance(4)) == 4 + 12
     assert latent.trivial_bound(_cycle_against_dag(6)) == 12
     assert latent.solve(_cycle_against_dag(6), "exact").objective == 11
+
+
+def _stopped_pdlp(monkeypatch, perturb):
+    """Make the batch LP a PDLP stopped at its time limit: status ``time_limit``, no solution,
+    the optimal point and duals of the LP as HiGHS' simplex gives them, passed through
+    ``perturb(x, y) -> (iterate, duals)``. Returns the options each LP was asked with."""
+    real = latent_exact.solve_model
+    asked = []
+
+    def fake(model, backend="highs", options=None, **kw):
+        if model.is_mip:
+            return real(model, backend, options, **kw)
+        asked.append(options)
+        out = real(model, backend, dataclasses.replace(options, lp_method=None), **kw)
+        iterate, duals = perturb(out.x, out.row_dual)
+        return dataclasses.replace(out, status=Status.TIME_LIMIT, x=None, objective=None,
+                                   bound=None, row_dual=duals, iterate=iterate,
+                                   raw_status="Time limit reached")
+
+    monkeypatch.setattr(latent_exact, "solve_model", fake)
+    monkeypatch.setattr(latent_exact, "LARGE_LP_COLUMNS", 0)
+    return asked
+
+
+def _dual_bound(inst, duals) -> float:
+    """The weak-duality bound of the LP of ``inst`` from ``duals`` (the better sign)."""
+    from exactalign.core.model import dual_bound_terms
+
+    model = latent.ilp_model(inst).relax()
+    return min(sum(float(t.sum()) for t in dual_bound_terms(model, y)) for y in (duals, -duals))
+
+
+@settings(max_examples=40, deadline=None)
+@given(latent_instances(max_vars=4), st.integers(0, 2**32 - 1), st.floats(0.0, 2.0))
+def test_latent_pdlp_stopped_at_the_limit_bounds_by_its_duals(inst, seed, noise):
+    """PDLP stopped by the time limit, with any duals and any point (PDLP's last ones need not
+    be optimal, nor the point feasible): the bound is the floor of what the duals certify by weak
+    duality (no more than the triples' count), it holds the optimum, the mapping is checked; the
+    LP ran under the limit with presolve off (HiGHS keeps duals of an unfinished PDLP only so)."""
+    rng = np.random.default_rng(seed)
+
+    def perturb(x, y):
+        return (x + noise * rng.normal(size=x.shape),
+                y * (1 + noise * rng.normal(size=y.shape)) + noise * rng.normal(size=y.shape))
+
+    with pytest.MonkeyPatch.context() as mp:
+        asked = _stopped_pdlp(mp, perturb)
+        seen = []
+        mp.setattr(latent_exact, "_certified_lp_bound",
+                   lambda *a, _f=latent_exact._certified_lp_bound, **k:
+                   seen.append(a[1] and a[1].row_dual) or _f(*a, **k))
+        res = latent.solve(inst, "exact", time_limit=30.0)
+    best = latent.solve(inst, "brute").objective
+    assert res.objective == latent.check(inst, res.alignment)
+    assert res.objective <= best + 1e-9 <= res.bound + 2e-9
+    if inst.num_pairs:
+        assert [(o.lp_method, o.presolve) for o in asked] == [("pdlp", False)]
+        assert asked[0].time_limit <= 0.75 * 30.0
+        certified = min(_dual_bound(inst, seen[0]), latent.trivial_bound(inst))
+        assert res.bound <= max(np.floor(certified + 1e-6), res.objective)
+    if res.status is Status.OPTIMAL:
+        assert res.objective == best
+    else:
+        assert res.status is Status.TIME_LIMIT and "PDLP" in res.details["stopped"]
+
+
+def test_latent_pdlp_stopped_with_optimal_duals_proves_a_tight_lp():
+    """Duals as good as the optimum's, a point left fractional: the rounding reaches their bound,
+    which proves it (status optimal, by the LP bound)."""
+    with pytest.MonkeyPatch.context() as mp:
+        _stopped_pdlp(mp, lambda x, y: (np.full_like(x, 0.5), y))
+        res = latent.solve(SQUARE, "exact", time_limit=30.0)
+    assert res.proven_optimal and res.objective == res.bound == 3.0
+    assert res.details["proven_by"] == {"LP bound": 1}
+
+
+def test_latent_pdlp_on_highs_stopped_at_the_limit_keeps_its_duals(monkeypatch):
+    """Real HiGHS, no fake: a PDLP stopped by the time limit (presolve off) returns duals and its
+    last point; whatever the machine's speed, the result keeps a valid bound and a checked
+    mapping (a 200-variable random AMR pair, 13,409 columns, its LP sent to PDLP)."""
+    from exactalign.metrics.smatch import instance_of
+    from experiments.performance import amr_pair
+
+    inst = instance_of(*amr_pair(200, 0), "full")
+    best = latent.solve(inst, "exact")
+    assert best.proven_optimal
+    outcomes = []
+    real = latent_exact.solve_model
+    monkeypatch.setattr(latent_exact, "solve_model", lambda m, b, o, **k: (
+        outcomes.append((m.is_mip, o, out := real(m, b, o, **k))) or out))
+    monkeypatch.setattr(latent_exact, "LARGE_LP_COLUMNS", 0)
+    res = latent.solve(inst, "exact", time_limit=0.1)
+    is_mip, opts, lp = outcomes[0]
+    assert not is_mip and opts.lp_method == "pdlp" and not opts.presolve
+    if lp.status is Status.TIME_LIMIT:
+        assert lp.row_dual is not None and lp.iterate is not None and lp.x is None
+    assert res.objective == latent.check(inst, res.alignment) <= best.objective <= res.bound
+    assert res.bound <= latent.trivial_bound(inst)

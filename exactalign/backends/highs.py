@@ -168,16 +168,21 @@ def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
         status, x, obj = Status.INFEASIBLE, None, None
     else:
         status = Status.ERROR
-    duals = None
+    duals = iterate = None
     pdlp = options.lp_method == "pdlp" and not model.is_mip
     if not model.is_mip and info.dual_solution_status != 0 and (ms == S.kOptimal or pdlp):
         # PDLP has no basis: HiGHS' check of its duals after postsolve can turn "Optimal" into
         # "Unknown" although they bound the LP within 1e-5 (measured on Smatch LPs). They are
-        # returned all the same, for a caller that certifies a bound from them by weak duality.
+        # returned all the same, for a caller that certifies a bound from them by weak duality
+        # -- also when PDLP stopped at its time limit (HiGHS then has duals only with presolve
+        # off: it does not postsolve an unfinished solve).
         duals = np.asarray(h.getSolution().row_dual, dtype=np.float64)
+    if pdlp and x is None and info.primal_solution_status != 0:
+        iterate = np.asarray(h.getSolution().col_value, dtype=np.float64)
     return BackendOutcome(status=status, x=x, objective=obj, bound=bound, nodes=nodes,
                           wall_time=wall, backend=NAME, solver_version=_version(),
-                          raw_status=raw, row_dual=duals, presolve=options.presolve)
+                          raw_status=raw, row_dual=duals, presolve=options.presolve,
+                          iterate=iterate)
 
 
 def write_lp_file(model: LinearModel, path) -> None:

@@ -69,6 +69,9 @@ class BackendOutcome:
     row_dual: np.ndarray | None = None  # LPs on HiGHS: one dual value per row (any sign convention)
     presolve: bool = True  # the presolve setting this answer was computed with
     attempts: tuple = ()  # routes that failed verification before this one: dicts (see solve_model)
+    #: A first-order LP method stopped early (PDLP at its time limit): its last primal point, which
+    #: need not be feasible. Never an answer (``x`` is ``None``); a guide for rounding only.
+    iterate: np.ndarray | None = None
 
     @property
     def fallback(self) -> bool:
