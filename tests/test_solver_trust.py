@@ -325,10 +325,14 @@ def test_lp_method_is_checked():
 
 
 def _lp_methods(monkeypatch):
+    """Spy: ``(is_mip, lp_method)`` of every model the latent exact method solves (through
+    ``solve_model``, or PDLP's direct call)."""
     seen = []
-    real = latent_exact.solve_model
+    real, real_pdlp = latent_exact.solve_model, latent_exact._pdlp
     monkeypatch.setattr(latent_exact, "solve_model",
                         lambda m, b, o, **k: seen.append((m.is_mip, o.lp_method)) or real(m, b, o, **k))
+    monkeypatch.setattr(latent_exact, "_pdlp",
+                        lambda m, o: seen.append((m.is_mip, o.lp_method)) or real_pdlp(m, o))
     return seen
 
 
@@ -368,8 +372,9 @@ def test_a_big_amr_pair_is_proven_through_pdlp_as_through_simplex(monkeypatch):
 
 @pytest.mark.parametrize("how", ["time", "violation"])
 def test_pdlp_that_fails_falls_back_to_the_interior_point_method(monkeypatch, how):
-    """PDLP stopped short, or a point outside the model's rows: the LP is solved again by the
-    interior point method, and the failed route is recorded."""
+    """PDLP stopped short without duals, or a point far from what its duals certify (PDLP did
+    not converge): the LP is solved again by the interior point method, and the failed route is
+    recorded."""
     from tests.test_latent import SQUARE
 
     real = highs_backend.solve
@@ -391,7 +396,7 @@ def test_pdlp_that_fails_falls_back_to_the_interior_point_method(monkeypatch, ho
     assert [m for _, m in seen[:2]] == ["pdlp", "ipm"]
     (failed,) = r.details["fallback"]
     assert failed["lp_method"] == "pdlp"
-    assert ("Iteration limit" if how == "time" else "violates") in failed["error"]
+    assert ("Iteration limit" if how == "time" else "its point scores") in failed["error"]
 
 
 def test_a_registered_backend_is_reached_by_name():

@@ -198,24 +198,27 @@ def test_latent_bound_without_a_solver_counts_triples():
     assert latent.solve(_cycle_against_dag(6), "exact").objective == 11
 
 
-def _stopped_pdlp(monkeypatch, perturb):
-    """Make the batch LP a PDLP stopped at its time limit: status ``time_limit``, no solution,
+def _stopped_pdlp(monkeypatch, perturb, finished=False):
+    """Make the batch LP a PDLP stopped at its time limit (``finished``: one that converged,
+    however far its duals are from optimal): status ``time_limit`` (``optimal``), no solution,
     the optimal point and duals of the LP as HiGHS' simplex gives them, passed through
     ``perturb(x, y) -> (iterate, duals)``. Returns the options each LP was asked with."""
-    real = latent_exact.solve_model
     asked = []
 
-    def fake(model, backend="highs", options=None, **kw):
-        if model.is_mip:
-            return real(model, backend, options, **kw)
+    def fake(model, options):
         asked.append(options)
-        out = real(model, backend, dataclasses.replace(options, lp_method=None), **kw)
+        out = latent_exact.solve_model(model, "highs", dataclasses.replace(
+            options, lp_method=None, lp_tolerance=None))
         iterate, duals = perturb(out.x, out.row_dual)
+        if finished:
+            return dataclasses.replace(out, status=Status.ERROR, x=iterate, objective=None,
+                                       bound=None, row_dual=duals, raw_status="Unknown")
         return dataclasses.replace(out, status=Status.TIME_LIMIT, x=None, objective=None,
                                    bound=None, row_dual=duals, iterate=iterate,
                                    raw_status="Time limit reached")
 
-    monkeypatch.setattr(latent_exact, "solve_model", fake)
+    monkeypatch.setattr(latent_exact, "_pdlp", fake)
+    monkeypatch.setattr(latent_exact, "PDLP_GAP", np.inf)  # any duals are taken
     monkeypatch.setattr(latent_exact, "LARGE_LP_COLUMNS", 0)
     return asked
 
@@ -262,6 +265,29 @@ def test_latent_pdlp_stopped_at_the_limit_bounds_by_its_duals(inst, seed, noise)
         assert res.status is Status.TIME_LIMIT and "PDLP" in res.details["stopped"]
 
 
+@settings(max_examples=40, deadline=None)
+@given(latent_instances(max_vars=4), st.integers(0, 2**32 - 1), st.floats(0.0, 2.0))
+def test_latent_pdlp_converged_to_any_duals_still_proves_the_optimum(inst, seed, noise):
+    """A big batch LP's PDLP answer is taken loosely (its point only rounded, its duals only
+    certify): with any duals, as far from optimal as they come, the bound stays valid, reduced-
+    cost fixing from them keeps the optimum, and without a time limit the optimum is proven."""
+    rng = np.random.default_rng(seed)
+
+    def perturb(x, y):
+        return (x + noise * rng.normal(size=x.shape),
+                y * (1 + noise * rng.normal(size=y.shape)) + noise * rng.normal(size=y.shape))
+
+    with pytest.MonkeyPatch.context() as mp:
+        asked = _stopped_pdlp(mp, perturb, finished=True)
+        res = latent.solve(inst, "exact")
+    best = latent.solve(inst, "brute").objective
+    assert res.proven_optimal and res.objective == best == latent.check(inst, res.alignment)
+    assert res.bound == best
+    if inst.num_pairs:
+        assert [(o.lp_method, o.presolve, o.lp_tolerance) for o in asked] == [
+            ("pdlp", True, latent_exact.PDLP_TOLERANCE)]
+
+
 def test_latent_pdlp_stopped_with_optimal_duals_proves_a_tight_lp():
     """Duals as good as the optimum's, a point left fractional: the rounding reaches their bound,
     which proves it (status optimal, by the LP bound)."""
@@ -283,13 +309,13 @@ def test_latent_pdlp_on_highs_stopped_at_the_limit_keeps_its_duals(monkeypatch):
     best = latent.solve(inst, "exact")
     assert best.proven_optimal
     outcomes = []
-    real = latent_exact.solve_model
-    monkeypatch.setattr(latent_exact, "solve_model", lambda m, b, o, **k: (
-        outcomes.append((m.is_mip, o, out := real(m, b, o, **k))) or out))
+    real = latent_exact._pdlp
+    monkeypatch.setattr(latent_exact, "_pdlp", lambda m, o: (
+        outcomes.append((o, out := real(m, o))) or out))
     monkeypatch.setattr(latent_exact, "LARGE_LP_COLUMNS", 0)
     res = latent.solve(inst, "exact", time_limit=0.1)
-    is_mip, opts, lp = outcomes[0]
-    assert not is_mip and opts.lp_method == "pdlp" and not opts.presolve
+    opts, lp = outcomes[0]
+    assert opts.lp_method == "pdlp" and not opts.presolve and opts.time_limit <= 0.075
     if lp.status is Status.TIME_LIMIT:
         assert lp.row_dual is not None and lp.iterate is not None and lp.x is None
     assert res.objective == latent.check(inst, res.alignment) <= best.objective <= res.bound

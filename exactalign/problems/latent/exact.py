@@ -12,6 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
+from ...core.backend import get_backend
 from ...core.deadline import Deadline
 from ...core.errors import BackendError, VerificationError
 from ...core.memory import over_limit
@@ -35,8 +36,8 @@ BYTES_PER_COLUMN = 2500
 #: A batch LP with more model columns than this is solved by HiGHS' first-order method PDLP
 #: (:func:`_lp_relaxation`; its interior point method with crossover if PDLP gives no answer that
 #: passes the checks), smaller ones by its simplex. Measured on random AMR pairs (LP time, HiGHS
-#: 1.15.1, one thread): 13,409 columns (200 variables) simplex 0.17 s / IPM 0.54 s / PDLP 0.37 s;
-#: 51,641 columns (400) 3.56 / 3.47 / 2.09 s; 198,873 (800) IPM 25.1 / PDLP 8.8 s; 316,553
+#: 1.15.1, one thread, PDLP to a KKT tolerance of 1e-8): 13,409 columns (200 variables) simplex
+#: 0.17 s / IPM 0.54 s / PDLP 0.37 s; 51,641 columns (400) 3.56 / 3.47 / 2.09 s; 198,873 (800) IPM 25.1 / PDLP 8.8 s; 316,553
 #: (1,000) IPM 45.2 / PDLP 20.0 s. On document-level AMR pairs (Little Prince test sentences
 #: joined) simplex takes 1.7 s on 34,112 columns and 37.1 s on 84,062.
 LARGE_LP_COLUMNS = 50_000
@@ -243,7 +244,8 @@ def _settle_unfinished(sub: LatentInstance, xp: np.ndarray, bound: float, linkin
 
 #: :func:`_settle_unfinished` tries MIPs on the pairs an unfinished LP point gives more than each
 #: of these (measured on the 1,012-variable pair, PDLP stopped at 7.5 s: 5,716 and 9,067 of
-#: 250,638 pairs, both reaching the optimum, in 0.2 and 1.9 s).
+#: 250,638 pairs, both reaching the optimum, in 0.2 and 1.9 s; over later runs the first took
+#: 0.2-1.9 s).
 ITERATE_SUPPORT = (1e-2, 1e-6)
 
 
@@ -465,58 +467,79 @@ def _batch_without_lp(instances, options: SolveOptions, backend: str, linking: s
     return out
 
 
-#: :func:`_lp_relaxation` keeps PDLP's answer when the bound its duals certify (weak duality)
-#: is at most this far above its point's value: the LP optimum is then known to this gap.
-PDLP_GAP = 1e-3
+#: PDLP's KKT tolerance on a big batch LP (:func:`_lp_relaxation`), where its point is only
+#: rounded and its bound comes from its duals. Measured (HiGHS 1.15.1, presolve on; LP time and
+#: how far the duals' bound lies above the LP optimum) at 1e-8 against 1e-5: 404-variable random
+#: pair 2.9 / 1.6 s (+1e-6 / +0.0015), 801 variables 13.3 / 9.3 s (+2e-6 / +0.003), 1,012
+#: variables 26.9 / 20.0 s (+9e-6 / +0.012). 1e-4 is no faster; 1e-3 bounds the 1,012-variable
+#: pair's LP at 1,623.29 (optimum 1,622), above the next integer.
+PDLP_TOLERANCE = 1e-5
+
+#: :func:`_lp_relaxation` keeps a PDLP answer when the bound its duals certify (weak duality) and
+#: the value of its point (clipped to the columns' bounds) differ by at most this: PDLP converged.
+PDLP_GAP = 0.1
+
+
+def _pdlp(relaxed, options: SolveOptions):
+    """HiGHS' PDLP on the LP ``relaxed``, the backend called directly: its point is never taken
+    as an answer (only rounded, each rounding checked) and its bound is certified from its duals
+    (:func:`_certified_lp_bound`), so :func:`~exactalign.core.solve.solve_model`'s check of the
+    point (rows within 1e-6) does not apply."""
+    return get_backend("highs")(relaxed, options)
 
 
 def _lp_relaxation(model, options: SolveOptions):
     """The LP relaxation of ``model`` on HiGHS within ``options.time_limit``: simplex up to
-    :data:`LARGE_LP_COLUMNS` columns; above, PDLP (a first-order method: no basis, a point and
-    duals optimal to a tolerance). PDLP's answer is kept, status OPTIMAL, when its point passes
-    :func:`~exactalign.core.solve.solve_model`'s checks and its duals certify, by weak duality, a
-    bound within :data:`PDLP_GAP` of the point's value, whatever HiGHS' own status says (after
-    postsolve it may call PDLP's duals "Unknown": they still certify). Otherwise the interior
-    point method with crossover solves the LP in the time left (the failed route in
-    ``attempts``). The bound :func:`_solve_batch` keeps is recomputed from the duals in any case
-    (:func:`_certified_lp_bound`), and a fractional point is rounded (:func:`_settle`).
+    :data:`LARGE_LP_COLUMNS` columns, its answer checked by
+    :func:`~exactalign.core.solve.solve_model`; above, PDLP (a first-order method: no basis, a
+    point and duals optimal to :data:`PDLP_TOLERANCE`) through :func:`_pdlp`. Its answer is
+    returned with ``x`` empty and the point (clipped to ``[0, 1]``) in ``iterate``, status
+    OPTIMAL, when its duals certify, by weak duality, a bound within :data:`PDLP_GAP` of the
+    point's value, whatever HiGHS' own status says (after postsolve it may call PDLP's duals
+    "Unknown": they still certify). Otherwise the interior point method with crossover solves the
+    LP in the time left (the failed route in ``attempts``). The bound :func:`_solve_batch` keeps
+    is recomputed from the duals in any case (:func:`_certified_lp_bound`), and the point is
+    rounded (:func:`_settle`).
 
     Under a time limit (``options.time_limit`` or the command's budget) PDLP runs with presolve
     off: HiGHS does not postsolve an unfinished solve, so with presolve on a PDLP stopped at the
     limit returns no duals and nothing to bound the LP; with it off, its duals at the limit
     certify a bound by weak duality all the same (:func:`_settle_unfinished`). The price is paid
-    when the limit is not reached: measured on the 1,012-variable pair (361,415 columns), PDLP
-    takes 34.4 s with presolve off against 26.9 s with it on; stopped at 5, 10 and 20 s its duals
-    bound the LP at 1,635.2, 1,624.9 and 1,622.2 (optimum 1,622). An outcome with status
-    ``TIME_LIMIT`` and ``row_dual`` is such an unfinished PDLP (its last point in ``iterate``,
-    or in ``x`` when PDLP finished but the interior point method that was to confirm it did not)."""
+    when the limit is not reached: measured on the 1,012-variable pair (361,415 columns, KKT
+    tolerance 1e-8), PDLP takes 34.4 s with presolve off against 26.9 s with it on; stopped at
+    5, 10 and 20 s its duals bound the LP at 1,635.2, 1,624.9 and 1,622.2 (optimum 1,622). Such
+    an unfinished PDLP is returned with status ``TIME_LIMIT``, its duals and its last point in
+    ``iterate`` (also when PDLP finished but the interior point method after it did not)."""
     relaxed = model.relax()
     if model.num_vars <= LARGE_LP_COLUMNS:
         return solve_model(relaxed, "highs", options)
     t0 = time.perf_counter()
-    limited = remaining(options.time_limit, 0.0) is not None
-    pdlp = replace(options, lp_method="pdlp", fallback=False,
-                   presolve=options.presolve and not limited)
-    try:
-        lp = solve_model(relaxed, "highs", pdlp)
-    except VerificationError as exc:
-        why, lp = str(exc), None
-    else:
+    limit = remaining(options.time_limit, 0.0)
+    pdlp = replace(options, lp_method="pdlp", lp_tolerance=PDLP_TOLERANCE, time_limit=limit,
+                   presolve=options.presolve and limit is None)
+    lp = _pdlp(relaxed, pdlp)
+    point = lp.x if lp.x is not None else lp.iterate
+    guide = None  # PDLP's answer, its point a guide only
+    why = f"PDLP stopped: {lp.raw_status}"
+    if (lp.row_dual is not None and point is not None and np.isfinite(point).all()
+            and np.isfinite(lp.row_dual).all()):
+        point = np.clip(point, relaxed.col_lo, relaxed.col_hi)
+        guide = replace(lp, x=None, objective=None, bound=None, iterate=point)
         if lp.status is Status.TIME_LIMIT:
-            return lp  # no time is left for the interior point method either
-        why = f"PDLP stopped: {lp.raw_status}"
-        if lp.x is not None and lp.row_dual is not None:
-            value = float(relaxed.c @ lp.x)
-            cert = min(sum(float(t.sum()) for t in dual_bound_terms(relaxed, y))
-                       for y in (lp.row_dual, -lp.row_dual))
-            if cert - value <= PDLP_GAP:
-                return replace(lp, status=Status.OPTIMAL, objective=value, bound=cert)
-            why = (f"PDLP ({lp.raw_status}): its duals bound the LP at {cert:.6f}, "
-                   f"{cert - value:.3g} above its point")
+            return guide  # no time is left for the interior point method either
+        value = float(relaxed.c @ point)
+        cert = min(sum(float(t.sum()) for t in dual_bound_terms(relaxed, y))
+                   for y in (lp.row_dual, -lp.row_dual))
+        if abs(cert - value) <= PDLP_GAP:
+            return replace(guide, status=Status.OPTIMAL)
+        why = (f"PDLP ({lp.raw_status}): its duals bound the LP at {cert:.6f}, its point "
+               f"scores {value:.6f}")
+    elif lp.status is Status.TIME_LIMIT:
+        return replace(lp, row_dual=None)  # nothing to bound with: _batch_without_lp
     left = remaining(options.time_limit, time.perf_counter() - t0)
     ipm = solve_model(relaxed, "highs", replace(options, lp_method="ipm", time_limit=left))
-    if ipm.status is Status.TIME_LIMIT and lp is not None and lp.row_dual is not None:
-        return replace(lp, status=Status.TIME_LIMIT)  # its duals still bound the LP
+    if ipm.status is Status.TIME_LIMIT and guide is not None:
+        return replace(guide, status=Status.TIME_LIMIT)  # its duals still bound the LP
     failed = {"backend": "highs", "presolve": pdlp.presolve, "lp_method": "pdlp",
               "error": why}
     return replace(ipm, attempts=(failed,) + tuple(ipm.attempts))
@@ -553,7 +576,7 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
     P = big.num_pairs
     model = ilp_model(big, linking)
     x = np.zeros(model.num_vars)
-    lp, unfinished = None, False
+    lp, unfinished, guided = None, False, False
     if model.num_vars:
         # The LP gets 3/4 of what is left (without its bound nothing is proven); the rest is for
         # the MIPs (or, if the LP does not finish, for each instance's own MIP from a rounded
@@ -564,20 +587,16 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
         unfinished = lp.status is Status.TIME_LIMIT
         if unfinished and lp.row_dual is None:
             return _batch_without_lp(instances, options, backend, linking, t0, model.num_vars)
-        if unfinished:  # PDLP stopped at the limit: its duals bound, its last point guides
-            point = lp.x if lp.x is not None else lp.iterate
-            if point is not None:
-                x = np.clip(point, 0.0, 1.0)
-        elif lp.status is not Status.OPTIMAL or lp.x is None:
+        guided = lp.x is None and lp.iterate is not None  # PDLP: its duals bound, its point guides
+        if lp.status not in (Status.OPTIMAL, Status.TIME_LIMIT) or not guided and lp.x is None:
             raise BackendError(f"the LP relaxation was not solved: {lp.raw_status}")
-        else:
-            x = lp.x
+        x = lp.iterate if guided else lp.x
     col_label = np.concatenate([label, label[big.bin_p]])
     lp_val = np.bincount(col_label, weights=model.c * x, minlength=count)
     cert, if_one = _certified_lp_bound(model, lp, col_label, lp_val, count,
-                                       point_is_optimal=not unfinished)
+                                       point_is_optimal=not guided)
     bound = np.floor(cert + INT_TOL)
-    if unfinished:  # duals far from optimal may bound a component by less than that (or inf)
+    if guided:  # duals far from optimal may bound a component by less than that (or inf)
         every = (np.bincount(label, weights=big.unary.clip(0), minlength=count)
                  + np.bincount(label[big.bin_p], weights=big.bin_w.clip(0), minlength=count))
         bound = np.minimum(bound, np.floor(every + INT_TOL))
@@ -587,7 +606,7 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
     both = on[big.bin_p] & on[big.bin_q]
     val += np.bincount(label[big.bin_p], weights=big.bin_w * both, minlength=count)
     bad = np.zeros(count, dtype=bool)
-    if unfinished:  # its point need not even be one-to-one: such components are settled
+    if guided:  # its point need not even be one-to-one: such components are settled
         twice = ((np.bincount(big.pair_left[on], minlength=big.n_left) > 1)[big.pair_left]
                  | (np.bincount(big.pair_right[on], minlength=big.n_right) > 1)[big.pair_right])
         bad[label[on & twice]] = True
@@ -596,7 +615,7 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
     bad |= val < bound
     how = np.where(np.bincount(col_label[P:], minlength=count) > 0, "LP integral",
                    "assignment").astype(object)  # a later label may be longer
-    if unfinished:  # a one-to-one point reaching the duals' bound: proven by that bound
+    if guided:  # a one-to-one point reaching the duals' bound: proven by that bound
         how[:] = "LP bound"
     status = np.full(count, Status.OPTIMAL, dtype=object)
     nodes = np.zeros(count, dtype=np.int64)
@@ -635,7 +654,7 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
         st = worst_status(status[comps]) if len(comps) else Status.OPTIMAL
         b = float(bound[comps].sum())
         proven_by: dict = {}
-        if unfinished and b > obj:  # far-from-optimal duals: the count bound may be lower
+        if guided and b > obj:  # far-from-optimal duals: the count bound may be lower
             b = min(b, trivial_bound(inst))
             if b <= obj:
                 b, st, proven_by = obj, Status.OPTIMAL, {"trivial bound": 1}
