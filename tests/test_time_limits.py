@@ -320,3 +320,4 @@ def test_latent_pdlp_on_highs_stopped_at_the_limit_keeps_its_duals(monkeypatch):
         assert lp.row_dual is not None and lp.iterate is not None and lp.x is None
     assert res.objective == latent.check(inst, res.alignment) <= best.objective <= res.bound
     assert res.bound <= latent.trivial_bound(inst)
+    assert res.to_dict()["presolve"] is False and best.to_dict()["presolve"] is True

@@ -666,6 +666,8 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
         details: dict = {"proven_by": proven_by}
         if unfinished and st is not Status.OPTIMAL:
             details["stopped"] = "LP time limit (bound: the duals of PDLP at the limit)"
+        if lp is not None and not lp.presolve:  # PDLP under a time limit: presolve off
+            details["presolve"] = False
         failed = [a for c in comps for a in fallback.get(int(c), ())]
         if lp is not None and lp.attempts:
             failed = [dict(a) for a in lp.attempts] + failed
