@@ -212,3 +212,22 @@ def test_the_support_mip_reaches_a_tight_lp_bound(monkeypatch):
     assert r.proven_optimal and r.objective == r.bound == latent.brute_force(inst)[0] == 4.0
     assert sizes == [inst.num_pairs, 7]
     assert r.details["proven_by"] == {"LP bound, restricted MIP": 1}
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances(max_vars=4), st.integers(0, 2**32 - 1))
+def test_a_restricted_mip_keeps_its_whole_start(inst, seed):
+    """The MIP on a set of pairs is warm-started from a mapping that may use pairs outside the
+    set: those pairs join it, so the answer is never worse than the start (the start cut down
+    to the set could be), and the answer is a checked mapping of the instance."""
+    import time
+
+    from exactalign.core.solve import SolveOptions
+
+    assume(2 <= inst.num_pairs <= 12)
+    rng = np.random.default_rng(seed)
+    start, start_map = latent.brute_force(inst)
+    keep = np.flatnonzero(rng.random(inst.num_pairs) < 0.3)
+    mapping, objective, _ = latent_exact._restricted_mip(
+        inst, keep, start_map, "aggregated", SolveOptions(), "highs", time.perf_counter())
+    assert objective == latent.check(inst, mapping) >= start
