@@ -37,9 +37,10 @@ BYTES_PER_COLUMN = 2500
 #: (:func:`_lp_relaxation`; its interior point method with crossover if PDLP gives no answer that
 #: passes the checks), smaller ones by its simplex. Measured on random AMR pairs (LP time, HiGHS
 #: 1.15.1, one thread, PDLP to a KKT tolerance of 1e-8): 13,409 columns (200 variables) simplex
-#: 0.17 s / IPM 0.54 s / PDLP 0.37 s; 51,641 columns (400) 3.56 / 3.47 / 2.09 s; 198,873 (800) IPM 25.1 / PDLP 8.8 s; 316,553
-#: (1,000) IPM 45.2 / PDLP 20.0 s. On document-level AMR pairs (Little Prince test sentences
-#: joined) simplex takes 1.7 s on 34,112 columns and 37.1 s on 84,062.
+#: 0.17 s / IPM 0.54 s / PDLP 0.37 s; 51,641 columns (400) 3.56 / 3.47 / 2.09 s; 198,873 (800)
+#: IPM 25.1 / PDLP 8.8 s; 316,553 (1,000) IPM 45.2 / PDLP 20.0 s. On document-level AMR pairs
+#: (Little Prince test sentences joined) simplex takes 1.7 s on 34,112 columns and 37.1 s on
+#: 84,062.
 LARGE_LP_COLUMNS = 50_000
 
 #: Slack under which an LP value counts as reaching the next integer (integer objective).
@@ -216,7 +217,8 @@ def _settle_unfinished(sub: LatentInstance, xp: np.ndarray, bound: float, linkin
     time limit on big models), warm-started from the best mapping so far. Far-from-optimal duals
     give no reduced-cost sets worth solving: :func:`_settle`'s steps 2-3 are skipped. Measured on
     the 1,012-variable pair, PDLP stopped at 7.5 s: its duals bound 1,627, the rounding scores
-    1,600, the MIP on the 5,716 pairs above 0.01 finds the optimum 1,622 in 0.2 s."""
+    1,600, the MIP on the 5,716 pairs above 0.01 finds the optimum 1,622 (in 0.15-2.5 s over
+    runs: HiGHS' MIP time varies with the point it starts from)."""
     t0 = time.perf_counter()
     m = _round(sub, xp, climb=False)
     obj = check(sub, m)
