@@ -81,8 +81,7 @@ def to_highs(model: LinearModel, options: SolveOptions | None = None):
     import highspy
 
     h = new_highs(bool(options and options.verbose))
-    A = model.A.tocsc()
-    A.sort_indices()
+    starts, rows, vals = model.A.csc_arrays()
     inf = highspy.kHighsInf
     n, m = model.num_vars, model.num_rows
 
@@ -90,11 +89,11 @@ def to_highs(model: LinearModel, options: SolveOptions | None = None):
         return np.clip(np.asarray(a, dtype=np.float64), -inf, inf)
 
     status = h.passModel(
-        n, m, int(A.nnz), 1, -1 if model.maximize else 1, float(model.offset),
+        n, m, int(model.A.nnz), 1, -1 if model.maximize else 1, float(model.offset),
         model.c.astype(np.float64), clip(model.col_lo), clip(model.col_hi),
         clip(model.row_lo), clip(model.row_hi),
-        A.indptr[:-1].astype(np.int32), A.indices.astype(np.int32),
-        A.data.astype(np.float64), model.integrality.astype(np.int32),
+        starts[:-1].astype(np.int32), rows.astype(np.int32),
+        vals.astype(np.float64), model.integrality.astype(np.int32),
     )
     if status == highspy.HighsStatus.kError:
         raise ValueError(f"HiGHS rejected the model {model.name!r}")

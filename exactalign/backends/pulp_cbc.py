@@ -47,7 +47,7 @@ def _to_pulp(model: LinearModel):
     ]
     prob += pulp.LpAffineExpression(
         [(xs[j], float(model.c[j])) for j in np.flatnonzero(model.c)], constant=model.offset)
-    A = model.A.tocsr()
+    A = model.A
     for i in range(model.num_rows):
         lo, hi = model.row_lo[i], model.row_hi[i]
         sl = slice(A.indptr[i], A.indptr[i + 1])

@@ -37,7 +37,7 @@ def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
         opts["time_limit"] = float(options.time_limit)
     constraints = []
     if model.num_rows:
-        constraints.append(LinearConstraint(model.A, model.row_lo, model.row_hi))
+        constraints.append(LinearConstraint(model.A.to_scipy(), model.row_lo, model.row_hi))
     t0 = time.perf_counter()
     res = milp(sign * model.c, integrality=model.integrality.astype(np.uint8),
                bounds=Bounds(model.col_lo, model.col_hi), constraints=constraints, options=opts)

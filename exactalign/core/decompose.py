@@ -93,14 +93,7 @@ def bipartite_components(n_left: int, n_right: int, rows: np.ndarray,
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
     n = n_left + n_right
-    found = None
-    if n <= PROPAGATION_MAX_NODES and "scipy.sparse.csgraph" not in sys.modules:
-        found = _propagated_labels(n, rows, cols + n_left, PROPAGATION_ROUNDS)
-    if found is None:
-        count, labels = _scipy_labels(n, rows, cols + n_left)
-    else:
-        count, labels = found
-    labels = labels.astype(np.int64)
+    count, labels = graph_labels(n, rows, cols + n_left)
     ll, rl = labels[:n_left], labels[n_left:]
     el = ll[rows] if len(rows) else np.zeros(0, dtype=np.int64)
     left, right, edges = _groups(ll, count), _groups(rl, count), _groups(el, count)
@@ -109,6 +102,18 @@ def bipartite_components(n_left: int, n_right: int, rows: np.ndarray,
         left_local=_local(*left, ll), right_local=_local(*right, rl),
         _left=left, _right=right, _edges=edges,
     )
+
+
+def graph_labels(n: int, u: np.ndarray, v: np.ndarray) -> tuple[int, np.ndarray]:
+    """``(count, label per node)`` of the undirected graph on nodes ``0 .. n - 1`` with edges
+    ``(u[e], v[e])``, numbered as ``scipy.sparse.csgraph.connected_components`` numbers them:
+    by :func:`_propagated_labels` when the graph is small and shallow and scipy's graph module
+    is not loaded yet (module docstring), else by scipy."""
+    found = None
+    if n <= PROPAGATION_MAX_NODES and "scipy.sparse.csgraph" not in sys.modules:
+        found = _propagated_labels(n, u, v, PROPAGATION_ROUNDS)
+    count, labels = found if found is not None else _scipy_labels(n, u, v)
+    return count, labels.astype(np.int64)
 
 
 def _scipy_labels(n: int, u: np.ndarray, v: np.ndarray) -> tuple[int, np.ndarray]:

@@ -7,7 +7,10 @@ Problems build a :class:`LinearModel`; backends only solve one. The model is
                         col_lo <=     x <= col_hi
                         x[j] integer where integrality[j]
 
-with ``A`` a ``scipy.sparse.csr_array`` (never dense). Infinite bounds are ``±numpy.inf``.
+with ``A`` a :class:`~exactalign.core.sparse.Csr` (sparse rows in numpy arrays: the solver path
+never imports ``scipy.sparse``; a model built from a ``scipy.sparse`` or dense matrix holds its
+canonical copy; :meth:`~exactalign.core.sparse.Csr.to_scipy` converts back). Infinite bounds are
+``±numpy.inf``.
 """
 
 from __future__ import annotations
@@ -15,14 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import InputError
-
-if TYPE_CHECKING:
-    import scipy.sparse as sp
+from .sparse import Csr
 
 MAXIMIZE = "max"
 MINIMIZE = "min"
@@ -42,7 +42,7 @@ def _vec(name, v, n, dtype=np.float64):
 @dataclass(frozen=True, eq=False)
 class LinearModel:
     c: np.ndarray
-    A: sp.csr_array
+    A: Csr
     row_lo: np.ndarray
     row_hi: np.ndarray
     col_lo: np.ndarray
@@ -58,10 +58,11 @@ class LinearModel:
         if c.ndim != 1:
             raise InputError("LinearModel: c must be one-dimensional")
         n = c.shape[0]
-        import scipy.sparse as sp  # here: a model is built only on the solver paths
-
-        A = sp.csr_array(self.A, dtype=np.float64)
-        if A.ndim != 2 or A.shape[1] != n:
+        try:
+            A = Csr.of(self.A)
+        except ValueError as e:
+            raise InputError(f"LinearModel: A is not a matrix: {e}") from None
+        if A.shape[1] != n:
             raise InputError(f"LinearModel: A has shape {A.shape}, expected (m, {n})")
         m = A.shape[0]
         set_ = object.__setattr__

@@ -902,7 +902,7 @@ def lexicographic(inst: BipartiteInstance, secondary, *, maximize: bool = True,
     base = ilp_model(inst)
     sign = 1.0 if maximize else -1.0
     tol = 1e-9 * max(1.0, abs(optimum))
-    A = sp.vstack([base.A, sp.csr_array(w.reshape(1, -1))], format="csr")
+    A = sp.vstack([base.A.to_scipy(), sp.csr_array(w.reshape(1, -1))], format="csr")
     model = binary_model(sign * s, A, np.append(base.row_lo, optimum - tol),
                          np.append(base.row_hi, np.inf),
                          name=f"lexicographic {base.name}")

@@ -526,7 +526,7 @@ class _Built:
 
 def _capacity_block(inst: MonotoneInstance) -> sp.csr_array:
     """The capacity rows of the kind (those of :func:`bipartite.ilp_model`)."""
-    return bipartite.ilp_model(inst.pairs).A
+    return bipartite.ilp_model(inst.pairs).A.to_scipy()
 
 
 def _pair_block(pairs: np.ndarray, ncols: int) -> sp.csr_array:

@@ -9,11 +9,10 @@ import time
 from dataclasses import replace
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 
 from ...core.backend import get_backend
 from ...core.deadline import Deadline
+from ...core.decompose import graph_labels
 from ...core.errors import BackendError, VerificationError
 from ...core.memory import over_limit
 from ...core.model import dual_bound_terms
@@ -75,8 +74,7 @@ def component_labels(inst: LatentInstance) -> tuple[int, np.ndarray]:
     nl, nr = inst.n_left, inst.n_right
     u = np.concatenate([inst.pair_left, inst.pair_left[inst.bin_p]])
     v = np.concatenate([nl + inst.pair_right, inst.pair_left[inst.bin_q]])
-    g = sp.coo_array((np.ones(len(u), np.int8), (u, v)), shape=(nl + nr, nl + nr))
-    _, labels = connected_components(g, directed=False)
+    _, labels = graph_labels(nl + nr, u, v)
     used, pair_label = np.unique(labels[inst.pair_left], return_inverse=True)
     return len(used), pair_label.astype(np.int64)
 

@@ -9,11 +9,11 @@ A mapping (the alignment of a :class:`~exactalign.Result`) is a ``(k, 2)`` int64
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
 from ...core.arrays import frozen
 from ...core.errors import InfeasibleAlignmentError
 from ...core.model import binary_model
+from ...core.sparse import Csr
 from .instance import LatentInstance
 from .matches import mapping_rows
 
@@ -102,8 +102,8 @@ def ilp_model(inst: LatentInstance, linking: str = "aggregated"):
         vals.append(v)
         his.append(np.full(n, 1.0 if v.size and v.min() > 0 else 0.0))
         off += n
-    A = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                     shape=(off, P + B))
+    A = Csr.from_coo(np.concatenate(rows), np.concatenate(cols), np.concatenate(vals),
+                     (off, P + B))
     hi = np.concatenate(his) if his else np.zeros(0)
     return binary_model(np.concatenate([inst.unary, inst.bin_w]), A, np.full(off, -np.inf), hi,
                         name=f"latent {inst.n_left}x{inst.n_right} {linking}")

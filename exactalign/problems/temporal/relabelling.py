@@ -86,7 +86,7 @@ def relabel_model(inst: RelabelInstance) -> LinearModel:
                              inst.scores[cp, cj])
     base = ilp_rank_model(links)
     one = sp.csr_array((np.ones(K), (cp, np.arange(K))), shape=(len(inst.src), K + 2 * n))
-    A = sp.vstack([base.A, one], format="csr")
+    A = sp.vstack([base.A.to_scipy(), one], format="csr")
     return LinearModel(base.c, A, np.concatenate([base.row_lo, np.full(len(inst.src), -np.inf)]),
                        np.concatenate([base.row_hi, np.ones(len(inst.src))]), base.col_lo,
                        base.col_hi, base.integrality, name="temporal-relabel")
@@ -264,7 +264,7 @@ def _relabel_cuts(inst: RelabelInstance, decode, backend, time_limit, seed, t0) 
                               (np.repeat(np.arange(len(cuts)), [len(c) for c in cuts]),
                                np.array([k for c in cuts for k in c], dtype=np.int64))),
                              shape=(len(cuts), base.num_vars))
-        model = LinearModel(base.c, sp.vstack([base.A, extra], format="csr"),
+        model = LinearModel(base.c, sp.vstack([base.A.to_scipy(), extra], format="csr"),
                             np.concatenate([base.row_lo, np.full(len(cuts), -np.inf)]),
                             np.concatenate([base.row_hi, [len(c) - 1.0 for c in cuts]]),
                             base.col_lo, base.col_hi, base.integrality, name="relabel-cuts")

@@ -1,0 +1,175 @@
+"""The constraint matrix of a :class:`~exactalign.core.model.LinearModel`: :class:`Csr`, a
+sparse matrix in compressed sparse row form held in numpy arrays alone.
+
+Why not ``scipy.sparse``: importing it costs 0.19-0.30 s on this project's machines (scipy
+1.17 and 1.18 clone numpy's namespace for the array API, which imports ``numpy.f2py``,
+``numpy.testing``, ``numpy.ma`` and ``numpy.random``), more than a whole mid-size Smatch pair
+takes otherwise (measured: a 58-variable pair, 0.50 s of which 0.29 s were scipy's imports;
+smatch -r1 takes 0.31 s). The solver path needs only what is here: products with a vector
+(feasibility checks, weak-duality bounds), the transposed product, and the column-wise arrays
+HiGHS reads. Everything else converts with :meth:`Csr.to_scipy` (model builders that stack
+blocks, the scipy and PuLP backends, brute force on matrices).
+
+A :class:`Csr` is canonical: column indices ascending within each row, no duplicate entries
+(:meth:`Csr.from_coo` sums them, as ``scipy.sparse`` does), explicit zeros kept as given."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+class Csr:
+    """A read-only ``shape[0] x shape[1]`` sparse matrix: row ``i``'s entries are
+    ``data[indptr[i]:indptr[i + 1]]`` in the columns ``indices[...]`` (ascending). Build one with
+    :meth:`from_coo` or :meth:`of`; ``A @ x`` and ``A.T @ y`` for vectors; :meth:`to_scipy`."""
+
+    __slots__ = ("indptr", "indices", "data", "shape")
+    ndim = 2
+
+    def __init__(self, indptr, indices, data, shape) -> None:
+        m, n = (int(s) for s in shape)
+        indptr = np.asarray(indptr, dtype=np.int64)
+        indices = np.asarray(indices, dtype=np.int64)
+        data = np.asarray(data, dtype=np.float64)
+        if m < 0 or n < 0 or indptr.shape != (m + 1,) or indices.shape != data.shape \
+                or indices.ndim != 1 or indptr[0] != 0 or indptr[-1] != len(indices) \
+                or (np.diff(indptr) < 0).any():
+            raise ValueError(f"not a compressed sparse row matrix of shape {(m, n)}")
+        if len(indices) and (indices.min() < 0 or indices.max() >= n):
+            raise ValueError(f"a column index is outside 0..{n - 1}")
+        inner = np.diff(indices) > 0  # ascending within rows; row starts may go down
+        starts = indptr[1:-1]
+        inner[starts[(starts > 0) & (starts < len(indices))] - 1] = True
+        if not inner.all():
+            raise ValueError("column indices must be strictly ascending within each row")
+        for name, a in (("indptr", indptr), ("indices", indices), ("data", data)):
+            object.__setattr__(self, name, _frozen(a))
+        object.__setattr__(self, "shape", (m, n))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Csr matrix is read-only")
+
+    def __reduce__(self):
+        return (Csr, (np.array(self.indptr), np.array(self.indices), np.array(self.data),
+                      self.shape))
+
+    # -- construction ---------------------------------------------------------------------
+    @classmethod
+    def from_coo(cls, rows, cols, vals, shape) -> Csr:
+        """The matrix with ``vals[k]`` at ``(rows[k], cols[k])``, duplicates summed."""
+        m, n = (int(s) for s in shape)
+        rows = np.asarray(rows, dtype=np.int64)
+        cols = np.asarray(cols, dtype=np.int64)
+        vals = np.asarray(vals, dtype=np.float64)
+        if not rows.shape == cols.shape == vals.shape or rows.ndim != 1:
+            raise ValueError("rows, cols and vals must be vectors of one length")
+        if len(rows) and (rows.min() < 0 or rows.max() >= m or cols.min() < 0
+                          or cols.max() >= n):
+            raise ValueError(f"an entry is outside the shape {(m, n)}")
+        key = rows * max(n, 1) + cols
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        first = np.ones(len(key), dtype=bool)
+        first[1:] = key[1:] != key[:-1]
+        if first.all():
+            r, c, v = rows[order], cols[order], vals[order]
+        else:  # sum duplicates in their given order
+            group = np.cumsum(first) - 1
+            v = np.zeros(int(first.sum()))
+            np.add.at(v, group, vals[order])
+            r, c = rows[order][first], cols[order][first]
+        indptr = np.zeros(m + 1, dtype=np.int64)
+        np.cumsum(np.bincount(r, minlength=m), out=indptr[1:])
+        return cls(indptr, c, v, (m, n))
+
+    @classmethod
+    def of(cls, A) -> Csr:
+        """``A`` as a :class:`Csr`: itself, a ``scipy.sparse`` matrix or array (canonicalised on
+        a copy), or anything ``numpy.asarray`` makes two-dimensional."""
+        if isinstance(A, Csr):
+            return A
+        if hasattr(A, "tocsr") and hasattr(A, "nnz"):  # scipy.sparse (imported by the caller)
+            S = A.tocsr(copy=True)
+            S.sum_duplicates()  # also sorts the indices
+            return cls(S.indptr, S.indices, S.data, S.shape)
+        a = np.asarray(A, dtype=np.float64)
+        if a.ndim != 2:
+            raise ValueError(f"a matrix must be two-dimensional, not of shape {a.shape}")
+        r, c = np.nonzero(a)
+        return cls.from_coo(r, c, a[r, c], a.shape)
+
+    # -- what the solver path uses --------------------------------------------------------
+    @property
+    def nnz(self) -> int:
+        return int(self.indptr[-1])
+
+    def row_ids(self) -> np.ndarray:
+        """The row of each stored entry."""
+        return np.repeat(np.arange(self.shape[0], dtype=np.int64), np.diff(self.indptr))
+
+    def __matmul__(self, x):
+        """``A @ x`` for a vector ``x`` (entries summed in row order), or a dense matrix."""
+        x = np.asarray(x, dtype=np.float64)
+        if x.shape[:1] != (self.shape[1],) or x.ndim > 2:
+            raise ValueError(f"cannot multiply a {self.shape} matrix by shape {x.shape}")
+        if x.ndim == 2:
+            out = np.zeros((self.shape[0], x.shape[1]))
+            full = np.flatnonzero(np.diff(self.indptr) > 0)
+            if len(full):
+                out[full] = np.add.reduceat(self.data[:, None] * x[self.indices],
+                                            self.indptr[full], axis=0)
+            return out
+        return np.bincount(self.row_ids(), weights=self.data * x[self.indices],
+                           minlength=self.shape[0]).astype(np.float64, copy=False)
+
+    @property
+    def T(self) -> _Transposed:
+        return _Transposed(self)
+
+    def csc_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(column starts, row indices, values)`` of the same matrix column by column, row
+        indices ascending within each column (the arrays ``scipy``'s ``tocsc`` gives)."""
+        order = np.argsort(self.indices, kind="stable")  # rows stay ascending in a column
+        starts = np.zeros(self.shape[1] + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.indices, minlength=self.shape[1]), out=starts[1:])
+        return starts, self.row_ids()[order], self.data[order]
+
+    def toarray(self) -> np.ndarray:
+        out = np.zeros(self.shape)
+        out[self.row_ids(), self.indices] = self.data
+        return out
+
+    def to_scipy(self):
+        """The same matrix as a ``scipy.sparse.csr_array`` (imports scipy)."""
+        import scipy.sparse as sp
+
+        return sp.csr_array((self.data, self.indices, self.indptr), shape=self.shape)
+
+    def __repr__(self) -> str:
+        return f"Csr(shape={self.shape}, nnz={self.nnz})"
+
+
+class _Transposed:
+    """``A.T`` of a :class:`Csr`, for ``A.T @ y``."""
+
+    __slots__ = ("of",)
+
+    def __init__(self, of: Csr) -> None:
+        self.of = of
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.of.shape[::-1]
+
+    def __matmul__(self, y) -> np.ndarray:
+        A = self.of
+        y = np.asarray(y, dtype=np.float64)
+        if y.shape != (A.shape[0],):
+            raise ValueError(f"cannot multiply a {self.shape} matrix by shape {y.shape}")
+        return np.bincount(A.indices, weights=A.data * y[A.row_ids()],
+                           minlength=A.shape[1]).astype(np.float64, copy=False)
