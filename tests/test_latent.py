@@ -231,3 +231,77 @@ def test_a_restricted_mip_keeps_its_whole_start(inst, seed):
     mapping, objective, _ = latent_exact._restricted_mip(
         inst, keep, start_map, "aggregated", SolveOptions(), "highs", time.perf_counter())
     assert objective == latent.check(inst, mapping) >= start
+
+
+def _best_with(inst: LatentInstance) -> np.ndarray:
+    """Per useful pair, the best objective of a one-to-one mapping that uses it (every mapping
+    enumerated and scored by :func:`latent.check`, independently of any LP)."""
+    pl, pr = inst.pair_left.tolist(), inst.pair_right.tolist()
+    best = np.full(inst.num_pairs, -np.inf)
+    chosen: list = []
+
+    def rec(k: int, used_l: frozenset, used_r: frozenset) -> None:
+        if k == inst.num_pairs:
+            if chosen:
+                val = latent.check(inst, [[pl[p], pr[p]] for p in chosen])
+                best[chosen] = np.maximum(best[chosen], val)
+            return
+        if pl[k] not in used_l and pr[k] not in used_r:
+            chosen.append(k)
+            rec(k + 1, used_l | {pl[k]}, used_r | {pr[k]})
+            chosen.pop()
+        rec(k + 1, used_l, used_r)
+
+    rec(0, frozenset(), frozenset())
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(instances(max_vars=4), st.data())
+def test_settle_is_exact_for_any_valid_bounds(inst, data):
+    """:func:`_settle`'s reasoning needs only that its bounds hold: ``lp_bound`` at least the
+    optimum, ``if_one[p]`` at least the best mapping through pair ``p``. Given any such bounds
+    (the exact ones inflated at random, so the sets it tries and the steps it takes vary) and any
+    point to round, it returns the brute-force optimum, proven, with the optimum as bound. The
+    reduced-cost step is reached here far more often than from real LPs of tiny instances (a
+    set holding every pair that could reach ``floor(LP)`` finds none that does, so the bound
+    drops by one), and lowering the bound by more would stop at a worse incumbent."""
+    import time
+
+    from exactalign.core.solve import SolveOptions
+
+    assume(2 <= inst.num_pairs <= 10)
+    opt, _ = latent.brute_force(inst)
+    P = inst.num_pairs
+    slack = data.draw(st.integers(0, 2), label="lp_bound - optimum")
+    inflate = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.0, 0.5, 1.0, 2.0, 9.0]),
+                                          min_size=P, max_size=P), label="if_one inflation"))
+    if_one = None if data.draw(st.booleans(), label="no if_one") else _best_with(inst) + inflate
+    xp = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=P, max_size=P),
+                            label="LP point"))
+    m, obj, bound, status, how, _, _ = latent_exact._settle(
+        inst, xp, float(opt + slack), "aggregated", SolveOptions(), "highs",
+        time.perf_counter(), if_one)
+    assert obj == latent.check(inst, m) == opt, how
+    assert status.value == "optimal" and bound == opt, (how, bound)
+
+
+@settings(max_examples=80, deadline=None)
+@given(instances(max_vars=4))
+def test_the_lp_duals_bound_every_mapping_through_each_pair(inst):
+    """The per-pair bounds reduced-cost fixing uses (:func:`_certified_lp_bound`: the
+    component's weak-duality bound with that pair's column fixed to 1) hold: no mapping
+    through a pair scores above its bound, and each component's bound holds its optimum."""
+    from exactalign.core.solve import SolveOptions
+
+    assume(1 <= inst.num_pairs <= 10)
+    model = latent.ilp_model(inst)
+    lp = latent_exact._lp_relaxation(model, SolveOptions())
+    count, label = latent_exact.component_labels(inst)
+    col_label = np.concatenate([label, label[inst.bin_p]])
+    lp_val = np.bincount(col_label, weights=model.c * lp.x, minlength=count)
+    cert, if_one = latent_exact._certified_lp_bound(model, lp, col_label, lp_val, count)
+    best = _best_with(inst)
+    assert (best <= if_one[:inst.num_pairs] + 1e-6).all(), (best, if_one)
+    opt, _ = latent.brute_force(inst)
+    assert cert.sum() >= opt - 1e-6
