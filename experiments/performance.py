@@ -72,7 +72,9 @@ is Python 2.7); ``EXACTALIGN_PYTHON2`` names Python 2.7 when ``python2.7``/``pyt
 PATH. smatch, Smatch++ and metametric come with the ``peers`` extra.
 
 One row per (family, dataset, tool): ``runs``, ``min_s``/``median_s`` (per ``timing``),
-``process_median_s``, ``peak_mb`` (the largest over the runs), ``model_nnz`` (``smatch-pair``
+``process_median_s``, ``cpu_median_s`` (the process's CPU time, user plus system, median over
+the runs: above ``process_median_s`` only for a tool that ran on more than one core at a time),
+``peak_mb`` (the largest over the runs), ``model_nnz`` (``smatch-pair``
 and ``latent``: the non-zeros of exactalign's ILP for that pair, to compare memory's growth
 with the model's), every run's time (``runs_s``),
 ``proven`` (the tool's answer is a proven optimum: exactalign's exact paths, and exact peers --
@@ -157,8 +159,8 @@ QUICK = {**FULL, "rounds": 3, "warmup": 0, "timeout_s": 60.0,
          "sequence_sizes": [10], "latent_sizes": [8], "te3_runs": []}
 
 COLUMNS = ("family", "dataset", "size", "size_unit", "tool", "version", "role", "timing", "runs",
-           "min_s", "median_s", "first_call_s", "process_median_s", "peak_mb", "model_nnz",
-           "runs_s", "proven", "score", "status", "note", "error")
+           "min_s", "median_s", "first_call_s", "process_median_s", "cpu_median_s", "peak_mb",
+           "model_nnz", "runs_s", "proven", "score", "status", "note", "error")
 
 FIGURES = ("cost_vs_size.png",)
 
@@ -870,6 +872,7 @@ def run_unit(unit: dict, config: dict, tmp: Path, stopped: dict) -> list[dict]:
                                                           for m in ms])[1]
                                       if t["timing"] == "in-process" else None),
                      "process_median_s": timing.min_median([m.wall_s for m in ms])[1],
+                     "cpu_median_s": timing.min_median([m.cpu_s for m in ms])[1],
                      "peak_mb": _max(m.peak_mb for m in ms),
                      "runs_s": ";".join(f"{x:.6g}" for x in secs), "proven": proven,
                      "score": score, "status": "ok", "note": note})
@@ -1016,6 +1019,12 @@ def summary(rows: list[dict]) -> str:
         lines += ["", "Growth exponents (least squares of log median time on log size): "
                   + "; ".join(f"{fam} {tool} {s:.2f} ({k} sizes)"
                               for (fam, tool), (s, k) in exps.items()) + "."]
+    cores = cores_used(rows)
+    if cores:
+        lines += ["", "CPU time over wall time (median process, whole command or task; above 1: "
+                  "more than one core at a time): "
+                  + "; ".join(f"{tool} {lo:.2f}–{hi:.2f}" for tool, (lo, hi) in cores.items())
+                  + "."]
     mem = memory_growth(rows)
     if mem:
         lines += ["", "Memory against the model (slopes on log size of the peak MB above the "
@@ -1039,6 +1048,18 @@ def summary(rows: list[dict]) -> str:
               "inside its own process. Ratio < 1: exactalign is faster. Peak MB: the process's "
               "own peak resident memory (interpreter and imports included)."]
     return "\n".join(lines) + "\n"
+
+
+def cores_used(rows: list[dict]) -> dict[str, tuple[float, float]]:
+    """Per tool, the range over its rows of CPU time over wall time of the median process
+    (``cpu_median_s`` / ``process_median_s``): whether it computed on one core, as every
+    ratio in the table assumes, or on several."""
+    out: dict[str, list[float]] = {}
+    for r in rows:
+        cpu, wall = r.get("cpu_median_s"), r.get("process_median_s")
+        if r["status"] == "ok" and cpu not in (None, "") and wall:
+            out.setdefault(r["tool"], []).append(float(cpu) / float(wall))
+    return {t: (min(v), max(v)) for t, v in out.items()}
 
 
 def largest_pair(rows: list[dict]) -> str | None:

@@ -18,6 +18,8 @@ whole process group) and returns a :class:`Measured`:
   macOS, the BSDs; ``ru_maxrss`` is KiB on Linux and bytes on macOS; MB here is 2**20 bytes);
   where ``os.wait4`` does not exist (Windows) the command runs under ``subprocess.run`` and
   ``peak_mb`` is None. The wall time is taken by the launcher around fork and reap;
+* ``cpu_s`` -- the command's CPU time, user plus system, from the same ``os.wait4``: above
+  ``wall_s`` only when it ran on more than one core at a time (None without ``os.wait4``);
 * ``mem_limit_mb`` caps the child's address space (``RLIMIT_AS``, set in the child before it
   executes the command): a child that needs more fails with its own MemoryError or
   allocation failure instead of taking the machine's memory. Address space, not resident
@@ -63,6 +65,7 @@ class Measured:
     stderr: str = ""
     timed_out: bool = False
     result: dict = field(default_factory=dict)  # python_task: the JSON line the child printed
+    cpu_s: float | None = None  # user + system CPU time of the child (os.wait4)
 
     @property
     def ok(self) -> bool:
@@ -88,7 +91,7 @@ def _maxrss_mb(ru) -> float:
 
 
 #: The launcher: a bare interpreter (``-S -c``) that forks the command, sets its address-space
-#: limit, times it and reaps it with ``os.wait4``, writing ``[wall_s, maxrss, status]`` as JSON
+#: limit, times it and reaps it with ``os.wait4``, writing ``[wall_s, maxrss, status, cpu_s]`` as JSON
 #: to the file named by its first argument. It exists because Linux hands an exec'd process the
 #: peak RSS of the process it was forked from (``fork`` copies the memory map's high-water mark
 #: and ``exec`` keeps it): forked straight from the experiment's process (tens of MB with numpy
@@ -113,7 +116,8 @@ if pid == 0:
 _, status, ru = os.wait4(pid, 0)
 wall = time.perf_counter() - t0
 with open(out, "w") as f:
-    json.dump([wall, ru.ru_maxrss, os.waitstatus_to_exitcode(status)], f)
+    json.dump([wall, ru.ru_maxrss, os.waitstatus_to_exitcode(status),
+               ru.ru_utime + ru.ru_stime], f)
 """
 
 
@@ -124,7 +128,7 @@ def measure(argv: Sequence[str], *, timeout: float | None = None,
     env = child_env() if env is None else env
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.TemporaryDirectory(prefix="exactalign-timing-") as tmp:
-        peak = None
+        peak = cpu = None
         if not hasattr(os, "wait4"):  # no per-child resource usage: wall time only
             t0 = time.perf_counter()
             try:
@@ -157,14 +161,14 @@ def measure(argv: Sequence[str], *, timeout: float | None = None,
             if not timed_out:
                 try:
                     with open(report) as f:
-                        wall, maxrss, code = json.load(f)
+                        wall, maxrss, code, cpu = json.load(f)
                     peak = maxrss * (1 if sys.platform == "darwin" else 1024) / 2**20
                 except (OSError, ValueError):  # the launcher itself failed
                     code = proc.returncode or -1
         out.seek(0)
         err.seek(0)
         return Measured(wall, peak, code, out.read().decode("utf-8", "replace"),
-                        err.read().decode("utf-8", "replace"), timed_out)
+                        err.read().decode("utf-8", "replace"), timed_out, cpu_s=cpu)
 
 
 _FLOOR: list[float] = []

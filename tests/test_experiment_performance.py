@@ -37,6 +37,7 @@ def test_quick_rows_columns_and_runs(quick):
             assert len(str(r["runs_s"]).split(";")) == cfg["rounds"]
             assert 0 <= r["min_s"] <= r["median_s"]
             assert r["peak_mb"] is None or r["peak_mb"] > 0
+            assert r["cpu_median_s"] is None or r["cpu_median_s"] >= 0
             assert r["score"] is not None
         if r["status"] == "skipped":
             assert r["note"]  # says why (an optional peer not configured, say)
@@ -101,6 +102,8 @@ def test_quick_summary_and_figure(quick):
     rows = read_rows(quick / "rows.csv")
     text = performance.summary([r for r in rows if not r.get("error")])
     assert "| family | dataset | size | ours |" in text and "ratio ours/peer" in text
+    assert "CPU time over wall time" in text and "exactalign" in text.split(
+        "CPU time over wall time")[1].split("\n")[0]
     head = performance.headline(rows)
     assert head["finding"]
     paths = performance.figures(quick / "rows.csv", quick)
@@ -168,6 +171,10 @@ def test_measure_reports_each_childs_own_peak_memory_and_timeouts():
     small = timing.measure([sys.executable, "-S", "-c", "pass"])
     assert big.ok and small.ok
     assert big.peak_mb > 190 and small.peak_mb < 100  # per child, not the largest so far
+    # CPU time is the child's own, not wall time: a sleeping child uses almost none
+    nap = timing.measure([sys.executable, "-S", "-c", "import time; time.sleep(0.5)"])
+    busy = timing.measure([sys.executable, "-S", "-c", "sum(range(3 * 10**6))"])
+    assert nap.ok and busy.ok and 0 <= nap.cpu_s < 0.5 * nap.wall_s and busy.cpu_s > 0
     slow = timing.measure([sys.executable, "-c", "import time; time.sleep(30)"], timeout=0.5)
     assert slow.timed_out and not slow.ok and slow.wall_s < 10
     capped = timing.measure([sys.executable, "-c", "x = bytearray(800 * 2**20)"],
@@ -213,3 +220,11 @@ def test_synthetic_inputs_are_seeded_and_sized():
     key, resp = performance.coref_clusters(100, 0)
     assert sum(map(len, key)) == 100 and not math.isnan(len(resp))
     assert sorted(m for e in key for m in e) == list(np.arange(100))
+
+
+def test_cores_used_is_cpu_over_wall_per_tool():
+    rows = [{"tool": "a", "status": "ok", "cpu_median_s": 0.5, "process_median_s": 1.0},
+            {"tool": "a", "status": "ok", "cpu_median_s": 3.0, "process_median_s": 2.0},
+            {"tool": "b", "status": "ok", "cpu_median_s": None, "process_median_s": 1.0},
+            {"tool": "c", "status": "timeout", "cpu_median_s": 9.0, "process_median_s": 1.0}]
+    assert performance.cores_used(rows) == {"a": (0.5, 1.5)}
