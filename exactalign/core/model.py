@@ -41,6 +41,11 @@ def _vec(name, v, n, dtype=np.float64):
 
 @dataclass(frozen=True, eq=False)
 class LinearModel:
+    """The model of the module docstring. ``A`` may be given as a ``scipy.sparse`` matrix, a
+    dense array or an ``exactalign.core.sparse.Csr``; the model holds it as a read-only ``Csr``
+    (``model.A @ x``, ``model.A.T @ y``, ``model.A.toarray()``; ``model.A.to_scipy()`` for a
+    ``scipy.sparse.csr_array``). Vectors are read-only copies."""
+
     c: np.ndarray
     A: Csr
     row_lo: np.ndarray
