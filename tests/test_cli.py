@@ -6,6 +6,7 @@ a real start-up imports and that the console entry point works."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -348,3 +349,25 @@ def test_dash_o_writes_the_output_and_keeps_an_old_file_on_failure(capsys, ce, t
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no temporary file
     code, _, err = run(capsys, "bipartite", ce, "-o", str(tmp_path / "no" / "x.txt"))
     assert code == 2 and "no such directory" in err
+
+
+def test_the_command_runs_on_one_core_unless_told_otherwise(monkeypatch, capsys):
+    """The command's entry point keeps numpy's OpenBLAS (and MKL, OpenMP) to one thread, whose
+    start-up threads otherwise spin on every core (0.1 s of CPU per command, measured), and
+    leaves a user's own setting alone."""
+    for name in cli.ONE_CORE:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "4")
+    monkeypatch.setattr(sys, "argv", ["exactalign", "--version"])
+    assert cli.entry() == 0
+    assert capsys.readouterr().out.strip() == f"exactalign {exactalign.__version__}"
+    assert os.environ["OPENBLAS_NUM_THREADS"] == os.environ["OMP_NUM_THREADS"] == "1"
+    assert os.environ["MKL_NUM_THREADS"] == "4"
+    code = ("import os, subprocess, sys\n"
+            "env = {k: v for k, v in os.environ.items() if k != 'OPENBLAS_NUM_THREADS'}\n"
+            "out = subprocess.run([sys.executable, '-m', 'exactalign', '--version'], env=env,\n"
+            "                     capture_output=True, text=True)\n"
+            "print(out.returncode, out.stdout.strip())\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.stdout.strip() == f"0 exactalign {exactalign.__version__}", proc.stderr
