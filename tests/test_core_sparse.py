@@ -110,3 +110,15 @@ def test_the_smatch_lp_path_never_imports_scipy(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "ROUTE highs True 84.0 0" in proc.stdout, proc.stdout  # the LP proved it
     assert "LOADED ['highspy']" in proc.stdout, proc.stdout
+
+
+def test_a_model_leaves_the_callers_matrix_alone():
+    """Building a model neither freezes nor reorders the caller's arrays."""
+    data = np.array([1.0, 2.0])
+    ours = Csr(np.array([0, 2]), np.array([0, 1]), data, (1, 2))
+    data[0] = 5.0  # still the caller's to change
+    assert not ours.data.flags.writeable
+    S = sp.csr_array((np.array([1.0, 2.0]), np.array([1, 0]), np.array([0, 2])), shape=(1, 2))
+    before = S.indices.copy()
+    assert Csr.of(S).toarray().tolist() == [[2.0, 1.0]]
+    assert np.array_equal(S.indices, before) and S.data.flags.writeable

@@ -19,8 +19,10 @@ import numpy as np
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
+    """A read-only view of ``a`` (the caller's own array stays writable)."""
+    v = a.view()
+    v.flags.writeable = False
+    return v
 
 
 class Csr:
@@ -94,8 +96,10 @@ class Csr:
         if isinstance(A, Csr):
             return A
         if hasattr(A, "tocsr") and hasattr(A, "nnz"):  # scipy.sparse (imported by the caller)
-            S = A.tocsr(copy=True)
-            S.sum_duplicates()  # also sorts the indices
+            S = A.tocsr()
+            if not S.has_canonical_format:  # summed and sorted on a copy, not the caller's
+                S = S.copy()
+                S.sum_duplicates()
             return cls(S.indptr, S.indices, S.data, S.shape)
         a = np.asarray(A, dtype=np.float64)
         if a.ndim != 2:
