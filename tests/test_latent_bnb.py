@@ -59,6 +59,51 @@ def test_start_mapping_does_not_change_the_optimum(inst):
     assert a.objective == b.objective and a.proven and b.proven
 
 
+def _pool_form(inst):
+    """The compiled form read off smatch's pool, as the branch and bound once built it."""
+    _, weights = hillclimb.smatch_pool(inst)
+    links = {ab: {q: w for q, w in d.items() if q != -1 and q[0] != ab[0] and q[1] != ab[1]}
+             for ab, d in weights.items()}
+    pairs = [ab for ab, d in weights.items() if d[-1] or links[ab]]
+    index = {ab: p for p, ab in enumerate(pairs)}
+    return (pairs, [weights[ab][-1] for ab in pairs],
+            [list({index[q]: w for q, w in links[ab].items()}.items()) for ab in pairs])
+
+
+@given(instances(max_vars=6))
+def test_the_compiled_form_is_the_pools_in_its_order(inst):
+    # pairs, weights and the order of every partner list drive the search's tie-breaking
+    pairs, unary, adj = bnb._pure_pairs(inst)
+    assert (pairs, unary, [list(d.items()) for d in adj]) == _pool_form(inst)
+
+
+@given(instances(max_vars=6))
+def test_components_are_the_connected_parts_in_pair_order(inst):
+    from scipy.sparse import coo_array
+    from scipy.sparse.csgraph import connected_components
+
+    pairs, _, adj = bnb._pure_pairs(inst)
+    cand: dict = {}
+    rcand: dict = {}
+    for p, (a, b) in enumerate(pairs):
+        cand.setdefault(a, []).append(p)
+        rcand.setdefault(b, []).append(p)
+    comps = bnb._components(pairs, adj, cand, rcand)
+    assert sorted(p for c in comps for p in c) == list(range(len(pairs)))
+    assert all(c == sorted(c) for c in comps) and [c[0] for c in comps] == sorted(
+        c[0] for c in comps)
+    # the same partition as scipy's components of the graph on pairs (shared variable or link)
+    edges = [(p, q) for p, d in enumerate(adj) for q in d]
+    edges += [(ps[0], q) for grp in (cand, rcand) for ps in grp.values() for q in ps]
+    n = len(pairs)
+    if n:
+        g = coo_array(([1] * len(edges), ([e[0] for e in edges], [e[1] for e in edges])),
+                      shape=(n, n))
+        k, label = connected_components(g, directed=False)
+        assert len(comps) == k
+        assert all(len({label[p] for p in c}) == 1 for c in comps)
+
+
 def test_square_and_errors():
     out = bnb.branch_and_bound(SQUARE)
     assert (out.objective, out.bound, out.proven) == (3, 3, True)
@@ -73,7 +118,13 @@ def test_independent_components_are_searched_separately():
     un = [("a", 0), ("a", 1), ("b", 2), ("b", 3)]
     inst = LatentInstance(4, 4, un, [("r", 0, 1), ("r", 1, 0), ("s", 2, 3), ("s", 3, 2)],
                           un, [("r", 0, 1), ("s", 2, 3)])
-    assert bnb._components(*bnb._pure_pairs(inst)[::2], inst.n_left, inst.n_right) == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    pairs, _, adj = bnb._pure_pairs(inst)
+    cand: dict = {}
+    rcand: dict = {}
+    for p, (a, b) in enumerate(pairs):
+        cand.setdefault(a, []).append(p)
+        rcand.setdefault(b, []).append(p)
+    assert bnb._components(pairs, adj, cand, rcand) == [[0, 1, 2, 3], [4, 5, 6, 7]]
     out = bnb.branch_and_bound(inst)
     assert out.proven and out.objective == 6 == latent.solve(inst).objective
 

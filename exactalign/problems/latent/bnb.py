@@ -28,7 +28,6 @@ from typing import NamedTuple
 
 from ...core.errors import InfeasibleAlignmentError
 from ...core.result import Result, Status
-from .hillclimb import smatch_pool
 from .instance import LatentInstance
 from .matches import binary_candidates, count_bound, count_matches, mapping_rows
 
@@ -51,18 +50,50 @@ UNDECIDED = -2
 
 
 def _pure_pairs(inst: LatentInstance):
-    """The compiled form in Python containers, from smatch's pool (:func:`smatch_pool`):
-    ``pairs`` (useful ``(left, right)`` pairs), ``unary`` per pair, and ``adj[p]`` = {q: weight}
-    of the pairs of pairs (both ways). The pool's links between two pairs that share a variable
-    can never be credited (one-to-one), so they are dropped, with pairs left with nothing."""
-    _, weights = smatch_pool(inst)
-    links = {ab: {q: w for q, w in d.items() if q != -1 and q[0] != ab[0] and q[1] != ab[1]}
-             for ab, d in weights.items()}
-    pairs = [ab for ab, d in weights.items() if d[-1] or links[ab]]
+    """The compiled form in Python containers: ``pairs`` (useful ``(left, right)`` pairs),
+    ``unary`` per pair, and ``adj[p]`` = {q: weight} of the pairs of pairs (both ways).
+
+    The same pairs, weights and orders as reading smatch's pool (:func:`.hillclimb.smatch_pool`: pairs
+    in the order the pool first meets them, each pair's partners too), built directly: the
+    pool's links between two pairs that share a variable can never be credited (one-to-one),
+    so they are not stored, and pairs left with nothing are dropped."""
+    seen: dict = {}   # every pair the pool would hold, in its order
+    unary_of: dict = {}
+    links: dict = {}
+    by_key: dict = {}
+    for k, w in inst.right_unary:
+        by_key.setdefault(k, []).append(w)
+    for k, v in inst.left_unary:
+        for w in by_key.get(k, ()):
+            ab = (v, w)
+            seen[ab] = None
+            unary_of[ab] = unary_of.get(ab, 0) + 1
+    by_key = {}
+    for k, w1, w2 in inst.right_binary:
+        by_key.setdefault(k, []).append((w1, w2))
+    for k, v1, v2 in inst.left_binary:
+        for w1, w2 in by_key.get(k, ()):
+            if v1 == v2 and w1 == w2:  # a self-loop matched to a self-loop: a unary credit
+                ab = (v1, w1)
+                seen[ab] = None
+                unary_of[ab] = unary_of.get(ab, 0) + 1
+                continue
+            p1, p2 = ((v1, w1), (v2, w2)) if v1 <= v2 else ((v2, w2), (v1, w1))
+            seen[p1] = seen[p2] = None
+            if v1 != v2 and w1 != w2:
+                d = links.setdefault(p1, {})
+                d[p2] = d.get(p2, 0) + 1
+                d = links.setdefault(p2, {})
+                d[p1] = d.get(p1, 0) + 1
+    pairs = [ab for ab in seen if ab in unary_of or ab in links]
     index = {ab: p for p, ab in enumerate(pairs)}
-    unary = [weights[ab][-1] for ab in pairs]
-    adj = [{index[q]: w for q, w in links[ab].items()} for ab in pairs]
+    unary = [unary_of.get(ab, 0) for ab in pairs]
+    adj = [{index[q]: w for q, w in links[ab].items()} if ab in links else {} for ab in pairs]
     return pairs, unary, adj
+
+
+def _heaviest_first(t):
+    return -t[0], t[1]
 
 
 class BnbOutcome(NamedTuple):
@@ -77,32 +108,39 @@ class BnbOutcome(NamedTuple):
     nodes: int
 
 
-def _components(pairs, adj, n_left: int, n_right: int) -> list:
+def _components(pairs, adj, cand, rcand) -> list:
     """The useful pairs grouped into independent components (joined by a shared variable or a
-    pair of pairs), each a list in pair order, in order of their smallest pair. Union-find over
-    the variables: left ``a`` is node ``a``, right ``b`` node ``n_left + b``."""
-    parent = list(range(n_left + n_right))
-
-    def find(x):
-        root = x
-        while parent[root] != root:
-            root = parent[root]
-        while parent[x] != root:
-            parent[x], x = root, parent[x]
-        return root
-
-    for p, (a, b) in enumerate(pairs):
-        ra, rb = find(a), find(n_left + b)
-        if ra != rb:
-            parent[rb] = ra
-        for q in adj[p]:
-            rq, ra = find(pairs[q][0]), find(a)
-            if rq != ra:
-                parent[rq] = ra
-    comps: dict = {}
-    for p, (a, _) in enumerate(pairs):
-        comps.setdefault(find(a), []).append(p)
-    return list(comps.values())
+    pair of pairs), each a list in pair order, in order of their smallest pair. ``cand[a]``
+    (``rcand[b]``): the pairs of left variable ``a`` (right variable ``b``)."""
+    comp_of = [-1] * len(pairs)
+    done_left: set = set()
+    done_right: set = set()
+    comps = []
+    for start in range(len(pairs)):
+        if comp_of[start] >= 0:
+            continue
+        c = len(comps)
+        comp_of[start] = c
+        members = [start]
+        stack = [start]
+        while stack:
+            p = stack.pop()
+            a, b = pairs[p]
+            nxt = list(adj[p])
+            if a not in done_left:
+                done_left.add(a)
+                nxt += cand[a]
+            if b not in done_right:
+                done_right.add(b)
+                nxt += rcand[b]
+            for q in nxt:
+                if comp_of[q] < 0:
+                    comp_of[q] = c
+                    members.append(q)
+                    stack.append(q)
+        members.sort()
+        comps.append(members)
+    return comps
 
 
 def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None = None,
@@ -153,27 +191,35 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         """``p``'s neighbours grouped by their variable on ``side``, heaviest first."""
         g: dict = {}
         for q, w in adj[p].items():
-            g.setdefault(side[q], []).append((w, q))
-        return [(v, sorted(qs, key=lambda t: (-t[0], t[1]))) for v, qs in g.items()]
+            v = side[q]
+            if v in g:
+                g[v].append((w, q))
+            else:
+                g[v] = [(w, q)]
+        for qs in g.values():
+            if len(qs) > 1:
+                qs.sort(key=_heaviest_first)
+        return list(g.items())
 
-    lgroups: dict = {}  # built on first use
-    rgroups: dict = {}
-
-    def by_cap(groups_of, side):
-        """Per variable, its pairs by decreasing cap: twice the unary credit plus twice the
-        heaviest link per partner variable on ``side``, at least what any node's ``left_h2``
+    def capped(ps, groups):
+        """Pairs ``ps`` by decreasing cap: twice the unary credit plus twice the heaviest link
+        per partner variable (``groups[p]``), at least what any node's ``left_h2``
         (``right_h2``) can give the pair, so a scan may stop at the first cap below its best."""
-        out = {}
-        for v, ps in groups_of.items():
-            caps = []
-            for p in ps:
-                g: dict = {}
-                for q, w in adj[p].items():
-                    if w > g.get(side[q], 0):
-                        g[side[q]] = w
-                caps.append((-(unary2[p] + 2 * sum(g.values())), p))
-            caps.sort()
-            out[v] = [(-c, p) for c, p in caps]
+        caps = sorted((-(unary2[p] + 2 * sum(qs[0][0] for _, qs in groups[p])), p) for p in ps)
+        return [(-c, p) for c, p in caps]
+
+    # Per pair, its partners grouped by left variable (every pair needs them at the root).
+    lgroups = [grouped(p, left_of) for p in range(len(pairs))]
+    lcap = {a: capped(ps, lgroups) for a, ps in cand.items()}
+    # The right side's, built on first use (only where the left bound does not prune).
+    rgroups: dict = {}
+    rcap: dict = {}
+
+    def rcap_of(b):
+        for p in rcand[b]:
+            if p not in rgroups:
+                rgroups[p] = grouped(p, right_of)
+        out = rcap[b] = capped(rcand[b], rgroups)
         return out
 
     # Search state, in lists indexed by variable (faster than dicts and sets here):
@@ -195,10 +241,7 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
             if used[right_of[p]]:
                 continue
             s = unary2[p]
-            lg = lgroups.get(p)
-            if lg is None:
-                lg = lgroups[p] = grouped(p, left_of)
-            for a2, qs in lg:
+            for a2, qs in lgroups[p]:
                 c = state[a2]
                 if c == UNDECIDED:
                     for w, q in qs:
@@ -215,16 +258,14 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         """The same seen from free right variable ``b``: its best pair with an undecided left
         variable, halves grouped by the partner's right variable."""
         top = 0
-        for cap, p in rcap[b]:
+        rc = rcap.get(b)
+        for cap, p in (rcap_of(b) if rc is None else rc):
             if cap <= top:
                 break
             if state[left_of[p]] != UNDECIDED:
                 continue
             s = unary2[p]
-            rg = rgroups.get(p)
-            if rg is None:
-                rg = rgroups[p] = grouped(p, right_of)
-            for b2, qs in rg:
+            for b2, qs in rgroups[p]:
                 if used[b2]:
                     for w, q in qs:
                         if state[left_of[q]] == q:
@@ -282,7 +323,7 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
                 continue
             g = gain(p)
             pot = 0
-            for a2, qs in lgroups.get(p) or grouped(p, left_of):
+            for a2, qs in lgroups[p]:
                 if state[a2] == UNDECIDED:
                     for w, q in qs:
                         if not used[right_of[q]]:
@@ -323,10 +364,9 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
             used[right_of[p]] = 0
         return value, taken
 
-    lcap, rcap = by_cap(cand, left_of), by_cap(rcand, right_of)
     mapping_pairs: list = []
     bound = claimed = 0  # claimed: the incumbents' values, rechecked against the mapping
-    for comp in _components(pairs, adj, inst.n_left, inst.n_right):
+    for comp in _components(pairs, adj, cand, rcand):
         inc = [p for p in comp if p in start_pairs]
         if len({left_of[p] for p in comp}) == 1 or len({right_of[p] for p in comp}) == 1:
             # one variable on a side: no pair of pairs, and at most one pair can be taken
