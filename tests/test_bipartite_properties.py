@@ -117,3 +117,70 @@ def test_propagated_components_equal_scipys(inst):
             assert found[0] == count
             assert found[1].tolist() == labels.tolist()
     assert decompose._propagated_labels(n, u, v, n + 1) is not None   # n rounds always settle
+
+
+def test_propagation_settles_a_long_path_in_few_rounds():
+    """Pointer jumping: a path of 1,000 nodes in shuffled order (999 rounds of plain minimum
+    propagation) settles within PROPAGATION_ROUNDS, with scipy's labels."""
+    import numpy as np
+
+    from exactalign.core import decompose
+
+    order = np.random.default_rng(7).permutation(1000)
+    u, v = order[:-1], order[1:]
+    count, labels = decompose._propagated_labels(1000, u, v, decompose.PROPAGATION_ROUNDS)
+    assert count == 1 and set(labels.tolist()) == {0}
+    two = decompose._propagated_labels(1002, u, v, decompose.PROPAGATION_ROUNDS)
+    assert two[0] == 3 and two[1].tolist() == [0] * 1000 + [1, 2]
+
+
+@settings(max_examples=60)
+@given(bipartite_instances(max_ref=12, max_pred=12, kinds=("1:1",)))
+def test_the_assignment_lp_vertex_is_a_maximum_matching(inst):
+    """The LP path returns a matching (checked) as heavy as linear_sum_assignment's."""
+    from scipy.optimize import linear_sum_assignment
+
+    edges = B._lp_assignment_edges(inst)
+    assert edges is not None
+    al = B._alignment_from_edges(inst, edges)
+    W = inst.to_dense()
+    ri, ci = linear_sum_assignment(W, maximize=True)
+    assert B.check(inst, al) == pytest.approx(float(W[ri, ci].sum()), abs=TOL)
+
+
+def _tied_blocks(k: int):
+    """``k`` disjoint 4 x 4 blocks of equal weights: each a component of 16 pairs (past the
+    enumeration shortcut) with tied optima of weight 4."""
+    import numpy as np
+
+    r, c = np.meshgrid(np.arange(4), np.arange(4), indexing="ij")
+    rows = np.concatenate([r.ravel() + 4 * b for b in range(k)])
+    cols = np.concatenate([c.ravel() + 4 * b for b in range(k)])
+    return B.BipartiteInstance(4 * k, 4 * k, rows, cols, np.ones(len(rows)))
+
+
+def test_hard_components_share_one_lp_and_skip_scipy(monkeypatch):
+    calls = []
+    real = B._lp_assignment_edges
+    monkeypatch.setattr(B, "_lp_assignment_edges", lambda sub: calls.append(sub) or real(sub))
+    monkeypatch.setattr(B, "_general_assignment_edges", lambda sub: pytest.fail("scipy path"))
+    r = B.solve(_tied_blocks(3), "exact")
+    assert r.proven_optimal and r.objective == 12 and r.components == 3
+    assert len(calls) == 1 and calls[0].num_pairs == 48
+
+
+def test_past_the_lp_limit_or_off_a_vertex_the_general_path_answers(monkeypatch):
+    import numpy as np
+
+    inst = _tied_blocks(3)
+    monkeypatch.setattr(B, "LP_MAX_PAIRS", 40)  # 48 pairs in all: one by one, by scipy
+    assert B.solve(inst, "exact").objective == 12
+    monkeypatch.setattr(B, "LP_MAX_PAIRS", 2_000)
+
+    class Fractional:  # what a solver off a vertex would return
+        status, x = B.Status.OPTIMAL, np.full(48, 0.25)
+
+    monkeypatch.setattr(B, "solve_model", lambda *a, **k: Fractional)
+    assert B._lp_assignment_edges(inst) is None
+    r = B.solve(inst, "exact")
+    assert r.proven_optimal and r.objective == 12

@@ -3,11 +3,11 @@ vectorised numpy/scipy (no per-node Python loops), so each can be solved on its 
 
 Labels are those of ``scipy.sparse.csgraph.connected_components`` (components numbered in
 the order of their smallest node, references ``0 .. n_left - 1`` before predictions). A small
-graph whose components are all shallow -- every node within :data:`PROPAGATION_ROUNDS` hops of
-its component's smallest node, as in the star-shaped components of most documents -- gets
-those labels from a vectorised minimum-label propagation, without importing scipy (a third of
-a second of a one-document command); any other graph, and every graph once scipy's graph
-module is loaded anyway, goes to scipy. Either way the labels are the same."""
+graph whose components a vectorised minimum-label propagation with hooking and pointer
+jumping settles within :data:`PROPAGATION_ROUNDS` rounds -- the star-shaped components of
+most documents take two or three -- gets those labels without importing scipy (a third of a second of a one-document command); any other graph, and every
+graph once scipy's graph module is loaded anyway, goes to scipy. Either way the labels are the
+same."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: Graphs of at most this many nodes try :func:`_propagated_labels` before scipy.
-PROPAGATION_MAX_NODES = 4096
+#: Graphs of at most this many nodes try :func:`_propagated_labels` before scipy (at this size
+#: it takes 13-19 ms, random graphs and shuffled paths; importing scipy's graph module 0.28 s).
+PROPAGATION_MAX_NODES = 65_536
 #: Rounds :func:`_propagated_labels` runs before it hands the graph to scipy.
-PROPAGATION_ROUNDS = 8
+PROPAGATION_ROUNDS = 32
 
 
 def _groups(labels: np.ndarray, count: int):
@@ -68,12 +69,17 @@ def _propagated_labels(n: int, u: np.ndarray, v: np.ndarray,
     ``(u[e], v[e])``, numbered as scipy numbers them; ``None`` when ``rounds`` rounds of
     minimum-label propagation have not reached a fixed point.
 
-    Every node starts with its own index and each round takes the minimum over its edges.
-    Labels only decrease and only ever hold an index of the node's own component, so at a
-    fixed point (every edge joins equal labels) each component carries one label, which is
-    its smallest node's index (that node never sees a smaller one). Renumbering those by
-    rank gives the components in the order of their smallest node: scipy's order (its
-    traversal starts a new component at each unlabelled node, in index order)."""
+    Every node starts with its own index. Each round, every edge's smaller label goes to both
+    its ends and to both their labels (hooking), then each node takes its label's label
+    (pointer jumping). A label never exceeds its node's index and is a node of the same
+    component, so both steps keep that; together they settle in a few rounds growing with the
+    logarithm of the size (a shuffled path of 20,000 nodes: 12-13 rounds; plain propagation
+    needs thousands). Labels only decrease and only ever hold an index of the node's own
+    component, so at a fixed point (every edge joins equal labels) each component carries one
+    label, which is its smallest node's index (that node never sees a smaller one).
+    Renumbering those by rank gives the components in the order of their smallest node:
+    scipy's order (its traversal starts a new component at each unlabelled node, in index
+    order)."""
     lab = np.arange(n, dtype=np.int64)
     for done in range(rounds + 1):
         lu, lv = lab[u], lab[v]
@@ -83,8 +89,11 @@ def _propagated_labels(n: int, u: np.ndarray, v: np.ndarray,
         if done == rounds:
             return None
         m = np.minimum(lu, lv)
+        np.minimum.at(lab, lu, m)  # hooking: the labels themselves take the minimum too
+        np.minimum.at(lab, lv, m)
         np.minimum.at(lab, u, m)
         np.minimum.at(lab, v, m)
+        lab = lab[lab]  # pointer jumping: a label's own label is in the same component
     return None  # pragma: no cover - the loop always returns
 
 
