@@ -169,8 +169,10 @@ def test_hard_components_share_one_lp_and_skip_scipy(monkeypatch):
     assert len(calls) == 1 and calls[0].num_pairs == 48
 
 
-def test_past_the_lp_limit_or_off_a_vertex_the_general_path_answers(monkeypatch):
+def test_past_the_lp_limit_off_a_vertex_or_on_an_error_the_general_path_answers(monkeypatch):
     import numpy as np
+
+    from exactalign.core.errors import BackendError
 
     inst = _tied_blocks(3)
     monkeypatch.setattr(B, "LP_MAX_PAIRS", 40)  # 48 pairs in all: one by one, by scipy
@@ -184,3 +186,10 @@ def test_past_the_lp_limit_or_off_a_vertex_the_general_path_answers(monkeypatch)
     assert B._lp_assignment_edges(inst) is None
     r = B.solve(inst, "exact")
     assert r.proven_optimal and r.objective == 12
+
+    def failing(*a, **k):
+        raise BackendError("HiGHS is not there")
+
+    monkeypatch.setattr(B, "solve_model", failing)
+    assert B._lp_assignment_edges(inst) is None
+    assert B.solve(inst, "exact").objective == 12

@@ -43,6 +43,7 @@ from ..core.arrays import distinct
 from ..core.arrays import frozen as _frozen
 from ..core.decompose import bipartite_components
 from ..core.errors import (
+    ExactAlignError,
     InfeasibleAlignmentError,
     InputError,
     ModelTooLargeError,
@@ -212,8 +213,8 @@ class BipartiteInstance:
     def _restrict(self, refs, preds, edges) -> BipartiteInstance:
         """The instance restricted to a connected component, or a union of components (global
         ``refs``, ``preds``, ``edges``, each ascending, edges only between them), renumbered from
-        0 without re-validation: renumbering keeps the canonical order. Returns ``self`` when the component is
-        the whole instance."""
+        0 without re-validation: renumbering keeps the canonical order. Returns ``self`` when
+        the part is the whole instance."""
         if len(refs) == self.n_ref and len(preds) == self.n_pred and len(edges) == self.num_pairs:
             return self
         ref_local = np.empty(self.n_ref, dtype=np.int64)
@@ -378,13 +379,16 @@ def _assignment_edges(inst: BipartiteInstance) -> np.ndarray:
 
 def _lp_assignment_edges(inst: BipartiteInstance) -> np.ndarray | None:
     """Edges of a maximum-weight 1:1 matching read off an optimal vertex of the assignment LP
-    (:func:`ilp_model` relaxed, HiGHS' simplex), or ``None`` if HiGHS does not return an optimal
-    integral point (the caller then takes :func:`_general_assignment_edges`). The bipartite
-    matching polytope is integral, so every vertex is a matching and an optimal one is a
-    maximum-weight matching; the caller's dual certificate proves it all the same."""
+    (:func:`ilp_model` relaxed, HiGHS' simplex), or ``None`` if HiGHS fails or does not return
+    an optimal integral point (the caller then takes :func:`_general_assignment_edges`). The
+    bipartite matching polytope is integral, so every vertex is a matching and an optimal one is
+    a maximum-weight matching; the caller's dual certificate proves it all the same."""
     if inst.num_pairs == 0:
         return np.zeros(0, dtype=np.int64)
-    out = solve_model(ilp_model(inst).relax(), "highs", SolveOptions(lp_method="simplex"))
+    try:
+        out = solve_model(ilp_model(inst).relax(), "highs", SolveOptions(lp_method="simplex"))
+    except ExactAlignError:  # e.g. the command's time budget is spent: the other path answers
+        return None
     if out.status is not Status.OPTIMAL or out.x is None:
         return None
     x = np.asarray(out.x)
