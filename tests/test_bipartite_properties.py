@@ -164,9 +164,23 @@ def test_hard_components_share_one_lp_and_skip_scipy(monkeypatch):
     real = B._lp_assignment_edges
     monkeypatch.setattr(B, "_lp_assignment_edges", lambda sub: calls.append(sub) or real(sub))
     monkeypatch.setattr(B, "_general_assignment_edges", lambda sub: pytest.fail("scipy path"))
-    r = B.solve(_tied_blocks(3), "exact")
+    r = B.solve(_tied_blocks(3), "exact", any_optimum=True)
     assert r.proven_optimal and r.objective == 12 and r.components == 3
     assert len(calls) == 1 and calls[0].num_pairs == 48
+
+
+def test_by_default_the_alignment_is_linear_sum_assignments(monkeypatch):
+    """Without any_optimum the tie-breaking stays scipy's (the experiments count alignment
+    changes against it): no LP, and the alignment is the one of linear_sum_assignment."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    inst = _tied_blocks(2)
+    monkeypatch.setattr(B, "_lp_assignment_edges", lambda sub: pytest.fail("LP path"))
+    al = B.solve(inst, "exact").alignment
+    ri, ci = linear_sum_assignment(inst.to_dense(), maximize=True)
+    assert al.tolist() == np.stack([ri, ci], axis=1).tolist()
+    assert B.exact_special(inst).tolist() == inst.pair_index(al).tolist()
 
 
 def test_past_the_lp_limit_off_a_vertex_or_on_an_error_the_general_path_answers(monkeypatch):
@@ -176,7 +190,7 @@ def test_past_the_lp_limit_off_a_vertex_or_on_an_error_the_general_path_answers(
 
     inst = _tied_blocks(3)
     monkeypatch.setattr(B, "LP_MAX_PAIRS", 40)  # 48 pairs in all: one by one, by scipy
-    assert B.solve(inst, "exact").objective == 12
+    assert B.solve(inst, "exact", any_optimum=True).objective == 12
     monkeypatch.setattr(B, "LP_MAX_PAIRS", 2_000)
 
     class Fractional:  # what a solver off a vertex would return
@@ -184,7 +198,7 @@ def test_past_the_lp_limit_off_a_vertex_or_on_an_error_the_general_path_answers(
 
     monkeypatch.setattr(B, "solve_model", lambda *a, **k: Fractional)
     assert B._lp_assignment_edges(inst) is None
-    r = B.solve(inst, "exact")
+    r = B.solve(inst, "exact", any_optimum=True)
     assert r.proven_optimal and r.objective == 12
 
     def failing(*a, **k):
@@ -192,4 +206,4 @@ def test_past_the_lp_limit_off_a_vertex_or_on_an_error_the_general_path_answers(
 
     monkeypatch.setattr(B, "solve_model", failing)
     assert B._lp_assignment_edges(inst) is None
-    assert B.solve(inst, "exact").objective == 12
+    assert B.solve(inst, "exact", any_optimum=True).objective == 12

@@ -140,7 +140,8 @@ def score_identified(d: Identified, metrics: Iterable[str] = METRICS, *,
             scores[m], solves[m] = c.prf, c.result
             if compare_exact and ceaf_method in CEAF_HEURISTICS:
                 inst = ceaf_instance(d, CEAF_PHI[m])
-                exact[m] = bipartite.solve(inst, "exact")
+                exact[m] = bipartite.solve(inst, "exact",
+                                           any_optimum=solve_options.get("any_optimum", False))
                 best, got = exact[m].objective, c.result.objective
                 if got is not None and best - got > GAP_TOL * max(1.0, best):
                     witnesses[m] = ceaf_witness(d, inst, c.result.alignment, best)
