@@ -83,11 +83,9 @@ def test_components_are_the_connected_parts_in_pair_order(inst):
     from scipy.sparse.csgraph import connected_components
 
     pairs, _, adj = bnb._pure_pairs(inst)
-    cand: dict = {}
-    rcand: dict = {}
-    for p, (a, b) in enumerate(pairs):
-        cand.setdefault(a, []).append(p)
-        rcand.setdefault(b, []).append(p)
+    cand, rcand = bnb._by_variable(pairs)
+    assert sorted(p for ps in cand.values() for p in ps) == list(range(len(pairs)))
+    assert all(pairs[p][1] == b for b, ps in rcand.items() for p in ps)
     comps = bnb._components(pairs, adj, cand, rcand)
     assert sorted(p for c in comps for p in c) == list(range(len(pairs)))
     assert all(c == sorted(c) for c in comps) and [c[0] for c in comps] == sorted(
@@ -119,12 +117,7 @@ def test_independent_components_are_searched_separately():
     inst = LatentInstance(4, 4, un, [("r", 0, 1), ("r", 1, 0), ("s", 2, 3), ("s", 3, 2)],
                           un, [("r", 0, 1), ("s", 2, 3)])
     pairs, _, adj = bnb._pure_pairs(inst)
-    cand: dict = {}
-    rcand: dict = {}
-    for p, (a, b) in enumerate(pairs):
-        cand.setdefault(a, []).append(p)
-        rcand.setdefault(b, []).append(p)
-    assert bnb._components(pairs, adj, cand, rcand) == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert bnb._components(pairs, adj, *bnb._by_variable(pairs)) == [[0, 1, 2, 3], [4, 5, 6, 7]]
     out = bnb.branch_and_bound(inst)
     assert out.proven and out.objective == 6 == latent.solve(inst).objective
 

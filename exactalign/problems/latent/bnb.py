@@ -108,10 +108,21 @@ class BnbOutcome(NamedTuple):
     nodes: int
 
 
+def _by_variable(pairs) -> tuple[dict, dict]:
+    """``(cand, rcand)``: per left (right) variable, its pairs in pair order."""
+    cand: dict = {}
+    rcand: dict = {}
+    for p, (a, b) in enumerate(pairs):
+        cand.setdefault(a, []).append(p)
+        rcand.setdefault(b, []).append(p)
+    return cand, rcand
+
+
 def _components(pairs, adj, cand, rcand) -> list:
     """The useful pairs grouped into independent components (joined by a shared variable or a
     pair of pairs), each a list in pair order, in order of their smallest pair. ``cand[a]``
-    (``rcand[b]``): the pairs of left variable ``a`` (right variable ``b``)."""
+    (``rcand[b]``): the pairs of left variable ``a`` (right variable ``b``), from
+    :func:`_by_variable`."""
     comp_of = [-1] * len(pairs)
     done_left: set = set()
     done_right: set = set()
@@ -178,11 +189,7 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         return BnbOutcome(mapping, obj, max(obj, trivial), False, 0)
     index = {ab: p for p, ab in enumerate(pairs)}
     start_pairs = {index[(int(a), int(b))] for a, b in start if (int(a), int(b)) in index}
-    cand: dict = {}
-    rcand: dict = {}
-    for p, (a, b) in enumerate(pairs):
-        cand.setdefault(a, []).append(p)
-        rcand.setdefault(b, []).append(p)
+    cand, rcand = _by_variable(pairs)
     left_of = [a for a, _ in pairs]
     right_of = [b for _, b in pairs]
     unary2 = [2 * u for u in unary]
