@@ -227,11 +227,19 @@ def test_dual_bound_rejects_invalid_duals():
 
 def test_wrong_assignment_is_caught_by_the_certificate(monkeypatch):
     # Sabotage the assignment path: the certificate must refuse to call it optimal.
-    monkeypatch.setattr(B, "_assignment_edges", lambda sub: np.array([0], dtype=np.int64))
+    monkeypatch.setattr(B, "_assignment_edges", lambda sub, *_: np.array([0], dtype=np.int64))
     from exactalign import VerificationError
 
     with pytest.raises(VerificationError, match="does not prove optimal"):
         B.solve(counterexample(), "exact", decompose=False)
+    # the same on the decomposed path, through the general solver and through the LP
+    wrong = lambda sub: np.array([0], dtype=np.int64)  # noqa: E731
+    monkeypatch.setattr(B, "_shortcut_edges", lambda sub: None)
+    monkeypatch.setattr(B, "_general_assignment_edges", wrong)
+    monkeypatch.setattr(B, "_lp_assignment_edges", wrong)
+    for any_optimum in (False, True):
+        with pytest.raises(VerificationError, match="does not prove optimal"):
+            B.solve(counterexample(), "exact", any_optimum=any_optimum)
 
 
 def test_certificate_when_the_first_pass_does_not_settle(monkeypatch):
