@@ -5,9 +5,9 @@ Labels are those of ``scipy.sparse.csgraph.connected_components`` (components nu
 the order of their smallest node, references ``0 .. n_left - 1`` before predictions). A small
 graph whose components a vectorised minimum-label propagation with hooking and pointer
 jumping settles within :data:`PROPAGATION_ROUNDS` rounds -- the star-shaped components of
-most documents take two or three -- gets those labels without importing scipy (a third of a second of a one-document command); any other graph, and every
-graph once scipy's graph module is loaded anyway, goes to scipy. Either way the labels are the
-same."""
+most documents take two or three -- gets those labels without importing scipy (a third of a
+second of a one-document command); any other graph, and every graph once scipy's graph module
+is loaded anyway, goes to scipy. Either way the labels are the same."""
 
 from __future__ import annotations
 

@@ -107,7 +107,7 @@ def _round(sub: LatentInstance, xp: np.ndarray, climb: bool = True,
     :mod:`~exactalign.problems.bipartite`), then (``climb``) smatch's moves (best move or swap
     while it gains) on the compiled pairs, until ``deadline`` (each step of the climb costs
     ``O(n^2)`` swaps: minutes on an 800-variable pair)."""
-    from .. import bipartite  # only here: the small-file path imports no numpy
+    from .. import bipartite  # only where an LP point is fractional
 
     w = xp + 1e-3 * sub.unary
     keep = np.flatnonzero(w > 1e-9)
