@@ -14,8 +14,8 @@ JOBS   ?= 1
 # The lock also applies to the isolated build of the editable install (setuptools, wheel).
 PIP_INSTALL = PIP_CONSTRAINT=$(abspath $(LOCK)) $(1) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: install test test-slow test-latest lock bench bench-peers experiments experiments-quick \
-        figures docs lint clean
+.PHONY: install data data-status test test-slow test-latest lock bench bench-peers experiments \
+        experiments-quick experiments-synthetic figures docs lint clean
 
 $(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ $(STAMP): pyproject.toml $(LOCK)
 	touch $(STAMP)
 
 install: $(STAMP)         ## .venv with exactalign, its dev tools and the peer scorers, as locked
+
+data: $(STAMP)            ## the pilot data from its public sources, verified, into the cache
+	$(PY) -m exactalign data fetch
+
+data-status: $(STAMP)     ## which data directory is in use, and its files verified
+	$(PY) -m exactalign data status
 
 test: $(STAMP)            ## default suite (< 10 min on 2 cores); pilot-data tests skip without data
 	$(PY) -m pytest -q
@@ -61,6 +67,9 @@ experiments: $(STAMP)     ## every experiment, full size, writing results/
 experiments-quick: $(STAMP)  ## every experiment on a small slice (< 3 min), into results-quick/
 	$(PY) -m experiments run --all --quick --out results-quick --jobs $(JOBS)
 	$(PY) -m experiments figures --out results-quick
+
+experiments-synthetic: $(STAMP)  ## experiments-quick with the pilot data switched off
+	EXACTALIGN_DATA=none $(MAKE) experiments-quick
 
 figures: $(STAMP)         ## figures from results/*/rows.csv only
 	$(PY) -m experiments figures --out results

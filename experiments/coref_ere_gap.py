@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from exactalign.data import resolve_data_dir
+from exactalign.data.pilot import conll_test_pairs
 from exactalign.io.conll import Document, read_pair
 from exactalign.io.ere import EreDocument, EreEntity, EreMention
 from exactalign.io.tbf import read_tbf
@@ -138,13 +139,8 @@ def pilot_units(config: dict) -> tuple[list[dict], list[dict]]:
         return [], synthetic_golds(config["synthetic_docs"], config["seed"])
     pairs, golds = [], []
     base = data.require(*CONLL)
-    cases = json.loads((base / "expected_values.json").read_text())
-    seen_pairs, seen_keys = set(), set()
-    for case in cases:
-        pk = (case["key_file"], case["response_file"])
-        if pk in seen_pairs:
-            continue
-        seen_pairs.add(pk)
+    seen_keys = set()
+    for pk in conll_test_pairs(base):
         for k, r in read_pair(base / pk[0], base / pk[1]):
             key, n = _conll_spans(k)
             resp, _ = _conll_spans(r)

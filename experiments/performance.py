@@ -107,6 +107,7 @@ from pathlib import Path
 import numpy as np
 
 from exactalign.data import resolve_data_dir
+from exactalign.data.pilot import amr_pairs
 
 from . import plot, timing
 from .runner import ExperimentError, git_info, headline_record, parallel_map
@@ -648,12 +649,9 @@ def units(config: dict) -> list[dict]:
     if corpus is None or corpus:
         if data.available:
             amr = data.require("amr")
-            for ref in sorted((amr / "reference").glob("*.json")):
-                if corpus and ref.name not in corpus:
-                    continue
-                d = json.loads(ref.read_text())
-                out.append({"family": "smatch-corpus", "dataset": ref.stem,
-                            "test": str(amr / d["test_file"]), "gold": str(amr / d["gold_file"]),
+            for pair in amr_pairs(amr, corpus):
+                out.append({"family": "smatch-corpus", "dataset": pair.name,
+                            "test": str(pair.test), "gold": str(pair.gold),
                             "size_unit": "triples"})
         else:
             out.append({"family": "smatch-corpus", "dataset": "synthetic",

@@ -37,7 +37,6 @@ optimum; on the pilot files the exact matched count equals the reference optimum
 from __future__ import annotations
 
 import functools
-import json
 import random
 import time
 from pathlib import Path
@@ -45,6 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from exactalign.data import resolve_data_dir
+from exactalign.data.pilot import amr_pairs
 from exactalign.io.amr import AmrGraph, read_amr, read_pairs
 from exactalign.metrics import smatch
 from exactalign.problems import latent
@@ -174,13 +174,12 @@ def datasets(config: dict) -> list[dict]:
         return out + _bank_datasets(config, synthetic_bank(max(200, config["sample"]),
                                                            config["seed"]))
     amr = data.require("amr")
-    for ref in sorted((amr / "reference").glob("*.json")):
-        if config.get("pilot_files") and ref.name not in config["pilot_files"]:
-            continue
-        d = json.loads(ref.read_text())
-        out.append({"name": ref.stem, "group": "pilot",
-                     "pairs": read_pairs(amr / d["test_file"], amr / d["gold_file"]),
-                     "optimum": [round(p["optimal_match"]) for p in d["per_pair"]],
+    for pair in amr_pairs(amr, config.get("pilot_files")):
+        ref = pair.reference  # recorded values: absent from a fetched cache
+        out.append({"name": pair.name, "group": "pilot",
+                     "pairs": read_pairs(pair.test, pair.gold),
+                     "optimum": None if ref is None else
+                     [round(p["optimal_match"]) for p in ref["per_pair"]],
                      "seeds": config["seeds"][:config["pilot_seeds"]]})
     return out + _bank_datasets(config, read_amr(amr / "gold-banks" /
                                                  "amr-bank-struct-v3.0.txt"))

@@ -30,7 +30,6 @@ Invariants (:class:`ExperimentError`): every run exits with status 0; the F-scor
 from __future__ import annotations
 
 import functools
-import json
 import random
 import re
 import shutil
@@ -41,6 +40,7 @@ import time
 from pathlib import Path
 
 from exactalign.data import resolve_data_dir
+from exactalign.data.pilot import amr_pairs
 
 from . import plot, timing
 from .runner import ExperimentError, parallel_map
@@ -143,12 +143,9 @@ def files(config: dict, tmp: Path) -> list[dict]:
         return [synthetic_files(config, tmp)]
     amr = data.require("amr")
     out = []
-    for ref in sorted((amr / "reference").glob("*.json")):
-        if config.get("files") and ref.name not in config["files"]:
-            continue
-        d = json.loads(ref.read_text())
-        out.append({"name": ref.stem, "test": amr / d["test_file"], "gold": amr / d["gold_file"],
-                    "pairs": int(d["pairs"])})
+    for pair in amr_pairs(amr, config.get("files")):
+        out.append({"name": pair.name, "test": pair.test, "gold": pair.gold,
+                    "pairs": pair.pairs})
     return out
 
 

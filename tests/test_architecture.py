@@ -3,11 +3,12 @@ included -- points down the floors, and no two modules import each other in a ci
 
 Floors, from the ground up (docs/architecture.md)::
 
-    0  core/, data.py                     the linear model, results, solve, deadlines; pilot data
+    0  core/                              the linear model, results, solve, deadlines
     1  backends/, significance.py         solvers (they register with core); statistics
     2  problems/                          one matching problem per module, four faces each
-    3  io/, metrics/, registry.py,        readers; task metrics built on problems; the problem
-       perturb/, synthetic.py, similarity registry; generators
+    3  io/, data/, metrics/, registry.py, readers; the pilot data (registry, fetch, recipes); task
+       perturb/, synthetic.py, similarity metrics built on problems; the problem registry;
+                                          generators
     4  declared/                          declared metrics (built on problems, io, metrics)
     5  testing/                           hypothesis strategies and recorded peer outputs
     6  cli/, __main__.py                  the command line
@@ -30,10 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("exactalign", "experiments")
 
 FLOORS = {
-    "exactalign.core": 0, "exactalign.data": 0,
+    "exactalign.core": 0,
     "exactalign.backends": 1, "exactalign.significance": 1,
     "exactalign.problems": 2,
-    "exactalign.io": 3, "exactalign.metrics": 3, "exactalign.registry": 3,
+    "exactalign.io": 3, "exactalign.data": 3, "exactalign.metrics": 3, "exactalign.registry": 3,
     "exactalign.perturb": 3, "exactalign.synthetic": 3, "exactalign.similarity": 3,
     "exactalign.declared": 4,
     "exactalign.testing": 5,

@@ -200,6 +200,8 @@ def inputs(tmp_path_factory) -> dict[str, str]:
         paths[key] = str(root / name)
 
     put("pairs.tsv", PAIRS, "pairs")
+    (root / "data_dest").mkdir()
+    paths["data_dest"] = str(root / "data_dest")
     put("score_gold.jsonl", SCORE_GOLD, "score_gold")
     put("score_sys.jsonl", SCORE_SYS, "score_sys")
     put("big.tsv", BIG_PAIRS, "big_pairs")
@@ -265,6 +267,10 @@ CASES = [
     Case("bipartite-ilp-12x12", ("bipartite", "{big_pairs}", "--method", "ilp"), ALL,
          refused_by=frozenset({"brute"}), solver_route=True),
     Case("info", ("info",), fresh=True),
+    Case("data-status", ("data", "status"), fresh=True),
+    # only recorded files selected: nothing to download, so no network
+    Case("data-fetch", ("data", "fetch", "--only", "amr/reference", "--dest", "{data_dest}"),
+         fresh=True),
     Case("nugget-ilp", ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "--mapping", "all",
                         "--exact-method", "ilp"), ALL, **ROUTE),
     Case("nugget-coref", ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "-c")),
@@ -394,7 +400,8 @@ def check_schema(doc: dict, case: Case) -> None:
         if {"recall", "precision", "f1"} <= set(obj):
             jsonschema.validate(obj, {**NESTED_PRF, "$defs": defs})
             assert list(obj)[:3] == ["precision", "recall", "f1"], obj
-    assert doc["command"] == case.command or doc["command"] == "temporal check"
+    assert doc["command"] == case.command or doc["command"] == "temporal check" \
+        or doc["command"] == f"{case.command} {case.argv[1]}"
     check_shape(doc)
 
 

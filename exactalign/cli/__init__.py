@@ -37,6 +37,7 @@ from ..core.backend import backend_names
 from ..core.deadline import command_budget
 from ..core.errors import ExactAlignError, InputError, ModelTooLargeError
 from . import coref as coref_cli  # argument parsing only: no numpy at start-up
+from . import data as data_cli
 from . import ere as ere_cli
 from . import monotone as monotone_cli
 from . import muc4 as muc4_cli
@@ -274,6 +275,15 @@ COMMANDS: list[Command] = [
                         "'ilp' method, --seed to the ILP solver."),
     Command("info", "versions of exactalign and its dependencies, and the data directory",
             _info_arguments, _info_run, shared=()),
+    Command("data", "the pilot data: fetch it from its public sources (verified), or its status",
+            data_cli.add_data_arguments, data_cli.run_data, shared=(),
+            description="fetch: download every pilot file from its public source (the "
+                        "repositories and commits of exactalign's registry), check its sha256, "
+                        "extract the archived ones and rebuild the derived ones, into the cache "
+                        "or --dest (exit 1 when a file could not be had: each one named on "
+                        "stderr; files already in place are kept). status: which data directory "
+                        "is in use ($EXACTALIGN_DATA, ../shared/pilot, the cache, or synthetic) "
+                        "and how many registry files it holds, verified."),
     Command("nugget", "event nuggets: TAC KBP v1.8 scores, heuristic and exact mappings",
             nugget_cli.add_nugget_arguments, nugget_cli.run_nugget),
     Command("coref", "coreference: MUC, B3, CEAF (exact vs greedy), BLANC, LEA of CoNLL files",
@@ -351,6 +361,7 @@ INPUTS = {
     "validate": {"reference": "reference", "system": "system"},
     "smatch": {"system": ("f", 0), "reference": ("f", 1)},
     "info": {},
+    "data": {},
 }
 
 
@@ -368,6 +379,9 @@ def envelope(args: argparse.Namespace) -> dict:
             inputs[name] = getattr(args, dest, None)
             used.add(dest)
     command = args.command
+    if command == "data":
+        command = f"data {args.action}"
+        used.add("action")
     if command == "temporal" and inputs.get("paths") and inputs["paths"][0] == "check":
         command, inputs = "temporal check", {"directories": inputs["paths"][1:]}
     elif command == "temporal" and inputs.get("paths"):

@@ -1,0 +1,112 @@
+"""``exactalign data fetch`` and ``exactalign data status``: the pilot data from its public
+sources (:mod:`exactalign.data.fetch`), and where the data in use comes from."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+ACTIONS = ("fetch", "status")
+
+
+def add_data_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=ACTIONS,
+                   help="fetch: download the pilot files from their public sources (the "
+                        "repositories and commits of the registry), check each one's sha256, "
+                        "rebuild the derived ones, into the cache or --dest; status: which data "
+                        "directory is in use and how many registry files it holds, verified")
+    p.add_argument("--dest", metavar="DIR",
+                   help="fetch: into DIR instead of the cache ($EXACTALIGN_CACHE, else the "
+                        "per-user cache directory); status: check DIR. Point $EXACTALIGN_DATA at "
+                        "a --dest to use it")
+    p.add_argument("--only", metavar="PREFIX", action="append",
+                   help="fetch: only the files under this path prefix (e.g. amr, "
+                        "nugget/evmeval); repeatable")
+    p.add_argument("--downloads", type=int, default=8, metavar="N",
+                   help="fetch: downloads at once (default 8)")
+    p.add_argument("--base-url", metavar="URL",
+                   help="fetch: the mirror to download from, a tree REPO/COMMIT/PATH over "
+                        "http(s):// or file:// (default $EXACTALIGN_DATA_URL, else "
+                        "https://raw.githubusercontent.com/)")
+
+
+def run_data(args: argparse.Namespace) -> int:
+    from ..core.errors import InputError
+
+    if args.downloads < 1:
+        raise InputError("--downloads must be at least 1")
+    if args.action == "fetch":
+        return _fetch(args)
+    return _status(args)
+
+
+def _fetch(args: argparse.Namespace) -> int:
+    from ..data import cache_dir
+    from ..data import fetch as fetching
+    from .common import print_json
+
+    dest = Path(args.dest).expanduser().resolve() if args.dest else cache_dir()
+    if dest.exists() and not dest.is_dir():
+        from ..core.errors import InputError
+
+        raise InputError(f"--dest {args.dest}: not a directory")
+    report = fetching.fetch(dest, only=args.only, base=args.base_url, jobs=args.downloads,
+                            progress=fetching.log)
+    for file, problem in report.failed:
+        fetching.log(f"exactalign: error: {file}: {problem}")
+    if args.json:
+        print_json({"fetch": report.to_dict()})
+    else:
+        placed = report.placed
+        print(f"{dest}: {report.selected} registry files selected; {report.present} already "
+              f"verified; now {placed['fetched']} fetched, {placed['extracted']} extracted from "
+              f"archives, {placed['derived']} rebuilt by recipes; {len(report.recorded)} "
+              f"recorded only (no public source); {len(report.failed)} failed "
+              f"({report.seconds:.1f} s)")
+        if not args.dest:
+            print("the cache is used when $EXACTALIGN_DATA is unset and there is no "
+                  "../shared/pilot next to the checkout")
+        else:
+            print(f"use it with: export EXACTALIGN_DATA={dest}")
+    return 1 if report.failed else 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    from ..core.errors import InputError
+    from ..data import cache_dir, resolve_data_dir
+    from ..data import fetch as fetching
+    from ..data.registry import load
+    from .common import print_json
+
+    reg = load()
+    if args.dest:
+        root = Path(args.dest).expanduser().resolve()
+        if not root.is_dir():
+            raise InputError(f"--dest {args.dest}: not a directory")
+        source, description = "--dest", f"{root} (--dest)"
+    else:
+        d = resolve_data_dir()
+        root, source, description = d.path, d.source, d.describe()
+    st = fetching.status(root, reg)
+    cache = cache_dir()
+    out = {"source": source, "path": None if root is None else str(root),
+           "description": description, "registry": {"files": st["files"],
+                                                    "sha256": reg.digest()},
+           **{k: st[k] for k in ("verified", "mismatch", "missing", "by_kind", "mismatched")},
+           "cache": {"path": str(cache), "last_fetch": fetching.stamp_of(cache)}}
+    if args.json:
+        print_json({"data": out})
+        return 0
+    print(f"data: {description}")
+    if root is None:
+        print(f"registry: {st['files']} files; none present (synthetic instances only). "
+              "Run `exactalign data fetch` to get them.")
+        return 0
+    print(f"registry: {st['files']} files; {st['verified']} present and verified, "
+          f"{st['mismatch']} differ from the registry, {st['missing']} missing")
+    for kind, counts in st["by_kind"].items():
+        print(f"  {kind:<9} {counts['verified']:>4} verified  {counts['mismatch']:>4} differ  "
+              f"{counts['missing']:>4} missing")
+    for path in st["mismatched"][:20]:
+        print(f"  differs: {path}")
+    return 0

@@ -1,0 +1,101 @@
+"""Where the pilot data lives, and how a user gets it.
+
+Resolution order (:func:`resolve_data_dir`):
+
+1. ``$EXACTALIGN_DATA``: a directory, or ``none`` to switch pilot data off (synthetic instances
+   only, e.g. to check that everything runs without it);
+2. ``../shared/pilot`` next to the checkout (the developers' copy);
+3. the cache that ``exactalign data fetch`` fills from the public sources (:func:`cache_dir`:
+   ``$EXACTALIGN_CACHE``, else the per-user cache of :mod:`platformdirs`), once it holds files;
+4. none -- callers then fall back to the project's own synthetic generators and say so.
+
+The pilot files are never copied into the project: :mod:`exactalign.data.registry` lists each
+one with its public source (repository, commit, path), sha256 and licence, and
+:mod:`exactalign.data.fetch` downloads, verifies and rebuilds them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.errors import InputError
+
+ENV_VAR = "EXACTALIGN_DATA"
+#: Relocates the fetched cache (default: the per-user cache directory, :func:`cache_dir`).
+CACHE_VAR = "EXACTALIGN_CACHE"
+#: Values of ``$EXACTALIGN_DATA`` that switch the pilot data off.
+OFF = ("none", "off", "synthetic")
+CHECKOUT = Path(__file__).resolve().parents[2]
+SHARED = CHECKOUT.parent / "shared" / "pilot"
+
+
+@dataclass(frozen=True)
+class DataDir:
+    path: Path | None
+    source: str  # "$EXACTALIGN_DATA", "../shared/pilot", "cache", "$EXACTALIGN_DATA=none", "synthetic"
+
+    @property
+    def available(self) -> bool:
+        return self.path is not None
+
+    def describe(self) -> str:
+        if self.path is None:
+            if self.source != "synthetic":
+                return (f"pilot data switched off ({self.source}): using synthetic instances "
+                        "from exactalign's own generator")
+            return ("no pilot data found ($EXACTALIGN_DATA unset, no ../shared/pilot next to the "
+                    "checkout, nothing fetched: run `exactalign data fetch`): using synthetic "
+                    "instances from exactalign's own generator")
+        return f"pilot data from {self.path} (via {self.source})"
+
+    def require(self, *parts: str) -> Path:
+        """Path of a file or folder in the data directory, or a clear error."""
+        if self.path is None:
+            raise InputError("this needs the pilot data: run `exactalign data fetch`, set "
+                             "$EXACTALIGN_DATA, or place ../shared/pilot next to the checkout")
+        p = self.path.joinpath(*parts)
+        if not p.exists():
+            raise InputError(f"{p} does not exist in the pilot data directory ({self.source})")
+        return p
+
+
+def cache_dir(env: dict | None = None) -> Path:
+    """Where ``exactalign data fetch`` puts the pilot data by default: ``$EXACTALIGN_CACHE``,
+    else ``<the user's cache directory>/exactalign/pilot`` (:func:`platformdirs.user_cache_dir`).
+    """
+    env = os.environ if env is None else env
+    value = env.get(CACHE_VAR)
+    if value:
+        return Path(value).expanduser().resolve()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("exactalign", appauthor=False)) / "pilot"
+
+
+def _has_files(path: Path) -> bool:
+    """Whether ``path`` holds anything besides dot-files (a fetch's downloads and stamp)."""
+    try:
+        return any(not p.name.startswith(".") for p in path.iterdir())
+    except OSError:
+        return False
+
+
+def resolve_data_dir(env: dict | None = None) -> DataDir:
+    env = os.environ if env is None else env
+    value = env.get(ENV_VAR)
+    if value:
+        if value.strip().lower() in OFF:
+            return DataDir(None, f"${ENV_VAR}={value.strip()}")
+        p = Path(value).expanduser()
+        if not p.is_dir():
+            raise InputError(f"${ENV_VAR} is set to {value!r}, which is not a directory "
+                             f"(or 'none' to use synthetic instances only)")
+        return DataDir(p.resolve(), f"${ENV_VAR}")
+    if SHARED.is_dir():
+        return DataDir(SHARED, "../shared/pilot")
+    cache = cache_dir(env)
+    if cache.is_dir() and _has_files(cache):
+        return DataDir(cache, "cache")
+    return DataDir(None, "synthetic")

@@ -1,0 +1,279 @@
+"""``exactalign data fetch``: the pilot data from its public sources, verified, in a cache.
+
+Every download goes through :mod:`pooch` (its registry of sha256 hashes, its retries, its
+temporary file moved into place only once the hash matches); archive members and recipe outputs
+are checked against the registry and written atomically. So a fetch that fails half-way leaves
+every file already in the cache as it was, and a file is in place only when its bytes are the
+registry's.
+
+Layout of a destination: the pilot files at their registry paths (``nugget/...``, ``amr/...``),
+the archives and recipe inputs under ``.downloads/REPO/COMMIT/PATH``, and ``.fetch.json``: what
+the last fetch did.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import shutil
+import sys
+import tarfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from ..core.errors import InputError
+from ..io.atomic import atomic_open
+from . import recipes
+from .registry import Entry, Registry, base_url, check, load, select
+
+DOWNLOADS = ".downloads"
+STAMP = ".fetch.json"
+#: Retries of a failed download (pooch waits 1 s, 2 s, ... between them).
+RETRIES = 2
+
+
+@dataclass
+class Report:
+    dest: Path
+    base_url: str
+    selected: int = 0
+    present: int = 0  # already in place and verified
+    placed: dict = field(default_factory=lambda: {"fetched": 0, "extracted": 0, "derived": 0})
+    recorded: list = field(default_factory=list)  # recorded files selected (not fetchable)
+    failed: list = field(default_factory=list)  # (pilot path or download, message)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {"dest": str(self.dest), "base_url": self.base_url, "selected": self.selected,
+                "present": self.present, "placed": dict(self.placed),
+                "recorded": list(self.recorded),
+                "failed": [{"file": f, "problem": m} for f, m in self.failed],
+                "seconds": round(self.seconds, 3)}
+
+
+def _file_downloader(url: str, output_file, pooch) -> None:
+    """pooch downloader for ``file://`` URLs (a mirror on disk)."""
+    src = Path(unquote(urlparse(url).path))
+    if not src.is_file():
+        raise FileNotFoundError(f"no such file {src}")
+    with open(src, "rb") as fin:
+        if hasattr(output_file, "write"):
+            shutil.copyfileobj(fin, output_file)
+        else:
+            with open(output_file, "wb") as fout:
+                shutil.copyfileobj(fin, fout)
+
+
+def _downloader(url: str, timeout: float):
+    import pooch
+
+    if url.startswith("file://"):
+        return _file_downloader
+    if url.startswith(("http://", "https://")):
+        return pooch.HTTPDownloader(timeout=timeout, progressbar=False)
+    raise InputError(f"unsupported URL {url!r}: $EXACTALIGN_DATA_URL must start with "
+                     "http://, https:// or file://")
+
+
+def _problem(exc: BaseException) -> str:
+    """One line for a failed download: HTTP status, hash mismatch or network error."""
+    import requests
+
+    if isinstance(exc, requests.HTTPError) and exc.response is not None:
+        return f"HTTP {exc.response.status_code} {exc.response.reason}"
+    if isinstance(exc, ValueError) and "hash" in str(exc).lower():
+        return "its bytes do not match the registry's sha256 (corrupted or changed at the source)"
+    if isinstance(exc, FileNotFoundError):
+        return "not found"
+    return " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+
+
+def _decompress(data: bytes, name: str) -> bytes:
+    if data[:2] == b"\x1f\x9d":  # Unix compress (.Z, LZW)
+        import unlzw3
+
+        return unlzw3.unlzw(data)
+    if data[:2] == b"\x1f\x8b":
+        return gzip.decompress(data)
+    raise InputError(f"{name}: neither a .Z nor a gzip archive")
+
+
+def _member(raw: bytes, name: str, member: str | None) -> bytes:
+    """``member`` of the decompressed archive ``raw`` (``None``: ``raw`` itself)."""
+    if member is None:
+        return raw
+    with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
+        try:
+            fh = tar.extractfile(member)
+        except KeyError:
+            fh = None
+        if fh is None:
+            raise InputError(f"{name}: no member {member}")
+        return fh.read()
+
+
+def _place(dest: Path, entry: Entry, data: bytes) -> None:
+    """Write ``data`` at ``entry``'s path atomically once it matches the registry."""
+    import hashlib
+
+    got = hashlib.sha256(data).hexdigest()
+    if got != entry.sha256:
+        raise InputError(f"rebuilt bytes do not match the registry's sha256 ({got[:12]} "
+                         f"instead of {entry.sha256[:12]})")
+    target = dest / entry.path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_open(target, "wb") as fh:
+        fh.write(data)
+
+
+def fetch(dest: Path, *, only: list[str] | None = None, base: str | None = None,
+          jobs: int = 8, retries: int = RETRIES, timeout: float = 60.0,
+          registry: Registry | None = None,
+          progress: Callable[[str], None] | None = None) -> Report:
+    """Fetch, verify and build the registry's files (or those under the prefixes ``only``)
+    into ``dest``. Failures are collected in the report, not raised: every file that can be
+    had is placed."""
+    import pooch
+
+    pooch.get_logger().setLevel("WARNING")
+    reg = registry or load()
+    base = base_url(reg) if base is None else base
+    started = time.perf_counter()
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    report = Report(dest, base)
+    entries = select(reg, only)
+    report.selected = len(entries)
+    report.recorded = [e.path for e in entries if e.kind == "recorded"]
+    wanted = [e for e in entries if e.kind != "recorded"]
+    status = check(dest, wanted)
+    todo = [e for e in wanted if status[e.path] != "verified"]
+    report.present = len(wanted) - len(todo)
+    say = progress or (lambda msg: None)
+
+    # what to download: the fetched files to their own place, archives and recipe inputs to
+    # .downloads/REPO/COMMIT/PATH
+    names: dict[str, tuple[str, str, str]] = {}  # pooch name -> (url, sha256, what it is for)
+    for e in todo:
+        if e.kind == "fetched":
+            names[e.path] = (reg.url(e.repo, e.source, base), e.sha256, e.path)
+        elif e.kind == "extracted":
+            names[_download_name(reg, e.repo, e.source)] = (
+                reg.url(e.repo, e.source, base), reg.downloads[f"{e.repo}:{e.source}"].sha256,
+                f"{e.repo}:{e.source} (archive of {e.path} and others)")
+        else:
+            recipe = recipes.RECIPES[e.recipe]
+            for p in recipe.reads:
+                names[_download_name(reg, recipe.repo, p)] = (
+                    reg.url(recipe.repo, p, base), reg.downloads[f"{recipe.repo}:{p}"].sha256,
+                    f"{recipe.repo}:{p} (input of recipe {e.recipe})")
+    if names:
+        say(f"downloading {len(names)} files from {base}")
+        pup = pooch.create(path=dest, base_url=base.rstrip("/") + "/", retry_if_failed=retries,
+                           registry={n: f"sha256:{sha}" for n, (_, sha, _) in names.items()},
+                           urls={n: url for n, (url, _, _) in names.items()})
+        for n in names:  # pooch's makedirs is not safe against threads racing on one folder
+            (dest / n).parent.mkdir(parents=True, exist_ok=True)
+        failed_names: dict[str, str] = {}
+
+        def one(name: str) -> None:
+            url = names[name][0]
+            try:
+                pup.fetch(name, downloader=_downloader(url, timeout))
+            except InputError:
+                raise
+            except Exception as exc:  # one line per file, collected below
+                failed_names[name] = f"{_problem(exc)} ({url})"
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            list(pool.map(one, names))
+        for name, msg in sorted(failed_names.items()):
+            report.failed.append((names[name][2], msg))
+    else:
+        failed_names = {}
+
+    unpacked: dict[str, bytes] = {}  # each archive decompressed once
+    for e in todo:
+        if e.kind == "fetched":
+            if e.path not in failed_names:
+                report.placed["fetched"] += 1
+            continue
+        try:
+            if e.kind == "extracted":
+                name = _download_name(reg, e.repo, e.source)
+                if name in failed_names:
+                    raise InputError(f"its archive {e.repo}:{e.source} could not be fetched")
+                if name not in unpacked:
+                    unpacked[name] = _decompress((dest / name).read_bytes(), e.source)
+                _place(dest, e, _member(unpacked[name], e.source, e.member))
+                report.placed["extracted"] += 1
+        except (InputError, OSError, tarfile.TarError, EOFError, ValueError) as exc:
+            report.failed.append((e.path, f"{exc} ({reg.origin(e)})"))
+    derived = [e for e in todo if e.kind == "derived"]
+    for name in sorted({e.recipe for e in derived}):
+        recipe = recipes.RECIPES[name]
+        targets = [e for e in derived if e.recipe == name]
+        try:
+            missing = [p for p in recipe.reads
+                       if _download_name(reg, recipe.repo, p) in failed_names]
+            if missing:
+                raise InputError(f"{len(missing)} of its inputs could not be fetched "
+                                 f"(first: {recipe.repo}:{missing[0]})")
+            built = recipe.build(
+                lambda p, r=recipe: (dest / _download_name(reg, r.repo, p)).read_bytes())
+            for e in targets:
+                _place(dest, e, built[e.path])
+                report.placed["derived"] += 1
+        except (InputError, OSError, KeyError, ValueError) as exc:
+            for e in targets:
+                report.failed.append((e.path, f"{exc} ({reg.origin(e)})"))
+    report.seconds = time.perf_counter() - started
+    _stamp(dest, reg, report)
+    return report
+
+
+def _download_name(reg: Registry, repo: str, path: str) -> str:
+    return f"{DOWNLOADS}/{repo}/{reg.commit(repo)}/{path}"
+
+
+def _stamp(dest: Path, reg: Registry, report: Report) -> None:
+    record = {"registry_sha256": reg.digest(), "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+              **report.to_dict()}
+    with atomic_open(dest / STAMP, "w") as fh:
+        json.dump(record, fh, indent=1)
+        fh.write("\n")
+
+
+def stamp_of(dest: Path) -> dict | None:
+    """The record of the last fetch into ``dest`` (``None``: none, or unreadable)."""
+    try:
+        return json.loads((dest / STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def status(root: Path | None, registry: Registry | None = None) -> dict:
+    """Counts of the registry's files in ``root`` by kind and state (verified, mismatch,
+    missing), and the paths that are not verified."""
+    reg = registry or load()
+    by_kind = {k: {"verified": 0, "mismatch": 0, "missing": 0} for k in
+               ("fetched", "extracted", "derived", "recorded")}
+    bad: dict[str, list[str]] = {"mismatch": [], "missing": []}
+    entries = [reg.files[p] for p in sorted(reg.files)]
+    states = check(root, entries) if root is not None else {e.path: "missing" for e in entries}
+    for e in entries:
+        by_kind[e.kind][states[e.path]] += 1
+        if states[e.path] != "verified":
+            bad[states[e.path]].append(e.path)
+    total = {s: sum(v[s] for v in by_kind.values()) for s in ("verified", "mismatch", "missing")}
+    return {"files": len(entries), **total, "by_kind": by_kind, "mismatched": bad["mismatch"],
+            "missing_files": bad["missing"]}
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)

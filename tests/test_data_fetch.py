@@ -1,0 +1,397 @@
+"""``exactalign data fetch`` and ``data status``: the registry, downloads through a mirror served
+by a local HTTP server (bytes -> checksums -> cache -> an experiment reads them), corrupted and
+missing files, archives, recipes, and where the data in use comes from."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import functools
+import hashlib
+import http.server
+import io
+import json
+import re
+import shutil
+import tarfile
+import threading
+from pathlib import Path
+
+import pytest
+
+from exactalign import cli
+from exactalign.data import (
+    CACHE_VAR,
+    ENV_VAR,
+    SHARED,
+    cache_dir,
+    recipes,
+    resolve_data_dir,
+)
+from exactalign.data import fetch as fetching
+from exactalign.data.registry import KINDS, Entry, Registry, load, select
+from exactalign.testing import pilot_path
+
+REG = load()
+PILOT = pilot_path()
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# --------------------------------------------------------------------------------------------
+# the registry
+# --------------------------------------------------------------------------------------------
+def test_registry_is_complete_and_consistent():
+    assert len(REG.files) == 653
+    counts = {k: sum(e.kind == k for e in REG.files.values()) for k in KINDS}
+    assert counts == {"fetched": 561, "extracted": 70, "derived": 2, "recorded": 20}
+    for repo, src in REG.sources.items():
+        assert re.fullmatch(r"[0-9a-f]{40}", src["commit"]), repo
+    for e in REG.files.values():
+        assert re.fullmatch(r"[0-9a-f]{64}", e.sha256) and e.size >= 0, e.path
+        if e.kind in ("fetched", "extracted"):
+            assert e.repo in REG.sources and e.source, e.path
+        if e.kind == "extracted":
+            assert f"{e.repo}:{e.source}" in REG.downloads, e.path
+        if e.kind == "derived":
+            recipe = recipes.RECIPES[e.recipe]
+            assert all(f"{recipe.repo}:{p}" in REG.downloads for p in recipe.reads)
+            assert e.path in {t for t, _, _ in recipes.ACE_SIDES}
+        if e.kind == "recorded":
+            assert e.why and not e.repo, e.path
+    # every download is needed by some file
+    needed = {f"{e.repo}:{e.source}" for e in REG.files.values() if e.kind == "extracted"}
+    needed |= {f"{r.repo}:{p}" for r in recipes.RECIPES.values() for p in r.reads}
+    assert needed == set(REG.downloads)
+
+
+def test_urls_are_raw_github_at_full_commits(monkeypatch):
+    monkeypatch.delenv("EXACTALIGN_DATA_URL", raising=False)
+    e = REG.files["amr/smatch-tests/LICENSE.txt"]
+    assert REG.url(e.repo, e.source) == ("https://raw.githubusercontent.com/snowblink14/smatch/"
+                                         "c01a838f39f25e7a424a65337dbd5f7540cc20f8/LICENSE.txt")
+    monkeypatch.setenv("EXACTALIGN_DATA_URL", "http://127.0.0.1:9/mirror/")
+    assert REG.url(e.repo, e.source).startswith("http://127.0.0.1:9/mirror/snowblink14/smatch/")
+
+
+@pytest.mark.pilot
+@pytest.mark.skipif(PILOT is None, reason="no pilot data")
+def test_registry_matches_every_pilot_file():
+    """Every file of the pilot folder is in the registry with its sha256 and size (a file added
+    to or changed in the pilot without the registry following fails here)."""
+    on_disk = {p.relative_to(PILOT).as_posix() for p in PILOT.rglob("*") if p.is_file()}
+    assert on_disk == set(REG.files)
+    st = fetching.status(PILOT, REG)
+    assert st["verified"] == 653 and st["mismatched"] == [] and st["missing"] == 0
+
+
+def test_select_by_prefix_and_unknown_prefix():
+    sel = select(REG, ["amr/reference", "coref/conll-reference-scorer-tests/DataFiles/TC-A.key"])
+    assert [e.path for e in sel][-1] == "coref/conll-reference-scorer-tests/DataFiles/TC-A.key"
+    assert len(sel) == 6
+    with pytest.raises(Exception, match="no registry file under it"):
+        select(REG, ["amr/nothing"])
+
+
+# --------------------------------------------------------------------------------------------
+# a mirror over HTTP
+# --------------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def serve(root: Path):
+    """A local HTTP server (the one ``python -m http.server`` runs) on 127.0.0.1 serving
+    ``root``; yields its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # no request log on stderr
+        pass
+
+
+def mirror_from_pilot(root: Path, entries) -> None:
+    """A mirror tree ``REPO/COMMIT/PATH`` holding the pilot's copies of fetched ``entries``."""
+    for e in entries:
+        assert e.kind == "fetched"
+        target = root / e.repo / REG.commit(e.repo) / e.source
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(PILOT / e.path, target)
+
+
+def run_cli(argv, capsys) -> tuple[int, str, str]:
+    rc = cli.main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+#: The fetched files the experiment below reads (CoNLL test cases, EvmEval's char-based demo,
+#: GTT's test gold), plus a few more.
+COREF_PREFIXES = ["coref/conll-reference-scorer-tests/DataFiles",
+                  "nugget/evmeval/scoring_demo/char_based", "muc4/gtt/test.json"]
+
+
+@pytest.mark.pilot
+@pytest.mark.skipif(PILOT is None, reason="no pilot data")
+def test_fetch_through_http_mirror_then_an_experiment_reads_it(tmp_path, capsys, monkeypatch):
+    entries = select(REG, COREF_PREFIXES)
+    mirror_from_pilot(tmp_path / "mirror", entries)
+    dest = tmp_path / "cache"
+    with serve(tmp_path / "mirror") as url:
+        monkeypatch.setenv("EXACTALIGN_DATA_URL", url)
+        argv = ["data", "fetch", "--dest", str(dest), "--json"]
+        for p in COREF_PREFIXES:
+            argv += ["--only", p]
+        rc, out, err = run_cli(argv, capsys)
+        assert rc == 0, err
+        doc = json.loads(out)
+        assert doc["command"] == "data fetch"
+        assert doc["fetch"]["placed"]["fetched"] == len(entries) and doc["fetch"]["failed"] == []
+        assert doc["fetch"]["base_url"] == url
+        # a second fetch finds everything in place and downloads nothing
+        rc, out, err = run_cli(argv, capsys)
+        assert rc == 0 and json.loads(out)["fetch"]["present"] == len(entries)
+    for e in entries:
+        assert (dest / e.path).read_bytes() == (PILOT / e.path).read_bytes()
+    # status of the fetched directory
+    rc, out, _ = run_cli(["data", "status", "--dest", str(dest), "--json"], capsys)
+    st = json.loads(out)["data"]
+    assert st["verified"] == len(entries) and st["missing"] == 653 - len(entries)
+    # an experiment reads the fetched cache as its pilot data
+    from experiments import coref_ere_gap
+
+    monkeypatch.setenv(ENV_VAR, str(dest))
+    pairs, golds = coref_ere_gap.pilot_units(coref_ere_gap.QUICK)
+    monkeypatch.setenv(ENV_VAR, str(PILOT))
+    assert (pairs, golds) == coref_ere_gap.pilot_units(coref_ere_gap.QUICK)
+    assert len(pairs) > 30 and len(golds) > 30
+
+
+@pytest.mark.pilot
+@pytest.mark.skipif(PILOT is None, reason="no pilot data")
+def test_corrupted_and_missing_files_are_named_and_nothing_is_lost(tmp_path, capsys,
+                                                                   monkeypatch):
+    entries = select(REG, ["amr/smatch-tests"])
+    assert len(entries) == 3
+    mirror = tmp_path / "mirror"
+    mirror_from_pilot(mirror, entries)
+    bad, gone, good = entries
+    # corrupt one file in the mirror, remove another
+    p = mirror / bad.repo / REG.commit(bad.repo) / bad.source
+    p.write_bytes(p.read_bytes() + b"tampered")
+    (mirror / gone.repo / REG.commit(gone.repo) / gone.source).unlink()
+    dest = tmp_path / "cache"
+    # the cache already holds a stale copy of the corrupted file: it must stay as it was
+    (dest / bad.path).parent.mkdir(parents=True)
+    (dest / bad.path).write_bytes(b"what the user had")
+    monkeypatch.setattr(fetching, "RETRIES", 0)
+    with serve(mirror) as url:
+        rc, out, err = run_cli(["data", "fetch", "--dest", str(dest), "--only", "amr/smatch-tests",
+                                "--base-url", url], capsys)
+    assert rc == 1
+    errors = [line for line in err.splitlines() if line.startswith("exactalign: error: ")]
+    assert len(errors) == 2, err
+    assert "Traceback" not in err
+    by_file = {line.split(": ")[2]: line for line in errors}
+    assert "sha256" in by_file[bad.path] and bad.source in by_file[bad.path]
+    assert url in by_file[bad.path]
+    assert "HTTP 404" in by_file[gone.path] and gone.source in by_file[gone.path]
+    assert (dest / bad.path).read_bytes() == b"what the user had"
+    assert not (dest / gone.path).exists()
+    assert (dest / good.path).read_bytes() == (PILOT / good.path).read_bytes()
+    assert not [q for q in dest.rglob("*") if q.name.endswith(".tmp") or "tmp" in q.name]
+    assert "1 fetched" in out and "2 failed" in out
+
+
+def test_file_url_mirror_and_unsupported_scheme(tmp_path, capsys):
+    data = b"(a / alpha)\n"
+    entry = Entry("amr/x.txt", sha(data), len(data), "fetched", "o/r", "x.txt")
+    reg = Registry("https://example.invalid/", {"o/r": {"commit": "c" * 40, "licence": None}},
+                   {}, {"amr/x.txt": entry})
+    (tmp_path / "m" / "o" / "r" / ("c" * 40)).mkdir(parents=True)
+    (tmp_path / "m" / "o" / "r" / ("c" * 40) / "x.txt").write_bytes(data)
+    report = fetching.fetch(tmp_path / "d", base=(tmp_path / "m").as_uri(), registry=reg)
+    assert report.failed == [] and (tmp_path / "d" / "amr" / "x.txt").read_bytes() == data
+    assert fetching.stamp_of(tmp_path / "d")["placed"]["fetched"] == 1
+    with pytest.raises(Exception, match="must start with"):
+        fetching.fetch(tmp_path / "e", base="ftp://nowhere/", registry=reg)
+
+
+# --------------------------------------------------------------------------------------------
+# archives and recipes
+# --------------------------------------------------------------------------------------------
+#: A tar of two files compressed with Unix compress (LZW, ncompress 1.0.2): A/response.tst3 and
+#: B/response.tst3, one line each.
+TAR_Z = base64.b64decode(
+    "H52QQV7IKTMHzhs3c8q4oDOHzgwAECNKnEixosWLGDNqrAijIwwbNGgA8EhyJMmOJk92pAEjpUqUMGLAqHFDJIiW"
+    "G3Pq3MmzJ8U6DcPIMemzqNGjSJMqXcq0qUYYLkCAaFJkypQgR4roAJGEiFQqU6jMaNGkyhAaLTzGUOC0rdu3cOPK"
+    "nUu3rt27eJUKEUjQIEKFDB3mHUwSpMiXLj0mJsly8cmRMmnWAHBzsOWNQOkIJXq5s+fPoDNClUrVKlatXL2CACuW"
+    "rFm0HmWwDU27tu3buHPr3s27t+/fwIMLH068uPHjyJMrX868ufPn0KNLn069uvXr2LNr3869u/fv4MOLH0++vPnz"
+    "6NOrX8++vfv38OPLn0+/vv37+PPr38+/v///AAYo4IAEFmjggQgmqOCCDDa4FA=="
+)
+
+
+def test_extracted_member_from_a_z_archive(tmp_path):
+    raw_member = b"0.  MESSAGE: ID  TST3-MUC4-0002\n"
+    archive = "results/responses.tar.Z"
+    entry = Entry("muc4/B.response.tst3", sha(raw_member), len(raw_member), "extracted", "o/r",
+                  archive, "B/response.tst3")
+    from exactalign.data.registry import Download
+
+    reg = Registry("x", {"o/r": {"commit": "c" * 40, "licence": "MIT"}},
+                   {f"o/r:{archive}": Download("o/r", archive, sha(TAR_Z), len(TAR_Z))},
+                   {entry.path: entry})
+    m = tmp_path / "m" / "o" / "r" / ("c" * 40) / "results"
+    m.mkdir(parents=True)
+    (m / "responses.tar.Z").write_bytes(TAR_Z)
+    report = fetching.fetch(tmp_path / "d", base=(tmp_path / "m").as_uri(), registry=reg)
+    assert report.failed == [] and report.placed["extracted"] == 1
+    assert (tmp_path / "d" / entry.path).read_bytes() == raw_member
+    # a member whose bytes differ from the registry's is refused, and not written
+    wrong = Entry("muc4/A.response.tst3", sha(b"other"), 5, "extracted", "o/r", archive,
+                  "A/response.tst3")
+    reg2 = Registry("x", reg.sources, reg.downloads, {wrong.path: wrong})
+    report = fetching.fetch(tmp_path / "d", base=(tmp_path / "m").as_uri(), registry=reg2)
+    assert len(report.failed) == 1 and "sha256" in report.failed[0][1]
+    assert not (tmp_path / "d" / wrong.path).exists()
+
+
+def test_gzip_and_member_errors():
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        info = tarfile.TarInfo("a.txt")
+        info.size = 3
+        tar.addfile(info, io.BytesIO(b"abc"))
+    import gzip
+
+    raw = fetching._decompress(gzip.compress(buf.getvalue()), "x.tar.gz")
+    assert fetching._member(raw, "x.tar.gz", "a.txt") == b"abc"
+    with pytest.raises(Exception, match="no member b.txt"):
+        fetching._member(raw, "x.tar.gz", "b.txt")
+    with pytest.raises(Exception, match="neither a .Z nor a gzip"):
+        fetching._decompress(b"plain", "x.bin")
+
+
+def test_ace_dev_recipe_by_hand():
+    """Two documents' JSON -> TBF, each rule visible: JSON order kept, _miss/_part stripped,
+    realis from the non-flag attribute, pieces fused, documents in byte order."""
+    doc = {"events": [["E1", "T1", []], ["E2", "T2", []]],
+           "attributes": [["A1", "realis_wrong", "E1"], ["A2", "actual", "E1"],
+                          ["A3", "generic", "E2"]],
+           "triggers": [["T2", "lifedie_miss", [[30, 34]]],
+                        ["T1", "conflictattack_part", [[12, 15], [10, 12]]]]}
+    files = {}
+    for d in recipes.ACE_DOCS:
+        for suffix in ("gold", "sys"):
+            files[f"{recipes.ACE_SPAN_DIR}/{d}_{suffix}.json"] = json.dumps(
+                doc if d in ("AFP_ENG_20030304.0250", "CNN_CF_20030303.1900.02")
+                else {"events": [], "attributes": [], "triggers": []}).encode()
+    out = recipes.ace_dev(files.__getitem__)
+    gold = out["nugget/ace-dev/gold.tbf"].decode()
+    first = gold.split("#EndOfDocument\n")[0]
+    assert first == ("#BeginOfDocument AFP_ENG_20030304.0250\n"
+                     "gold\tAFP_ENG_20030304.0250\tT2\t30,34\tx\tlifedie\tGeneric\n"
+                     "gold\tAFP_ENG_20030304.0250\tT1\t10,15\tx\tconflictattack\tActual\n")
+    assert gold.count("#BeginOfDocument") == 30 and gold.endswith("#EndOfDocument\n")
+    assert out["nugget/ace-dev/system.tbf"].decode().split("\n")[1].startswith("sysX\t")
+    ids = re.findall(r"#BeginOfDocument (\S+)", gold)
+    assert ids == sorted(ids)  # byte order: CNNHL_ before CNN_, lowercase last
+
+
+# --------------------------------------------------------------------------------------------
+# where the data comes from
+# --------------------------------------------------------------------------------------------
+def test_none_switches_pilot_data_off():
+    for value in ("none", "NONE", "off"):
+        d = resolve_data_dir({ENV_VAR: value})
+        assert d.path is None and not d.available and "switched off" in d.describe()
+
+
+def test_cache_is_used_without_shared_pilot(tmp_path, monkeypatch):
+    import exactalign.data as data
+
+    monkeypatch.setattr(data, "SHARED", tmp_path / "no-shared")
+    cache = tmp_path / "cache"
+    env = {CACHE_VAR: str(cache)}
+    assert cache_dir(env) == cache.resolve()
+    assert resolve_data_dir(env).source == "synthetic"
+    cache.mkdir()
+    (cache / ".fetch.json").write_text("{}")  # a stamp alone is no data
+    assert resolve_data_dir(env).source == "synthetic"
+    (cache / "amr").mkdir()
+    d = resolve_data_dir(env)
+    assert d.source == "cache" and d.path == cache.resolve()
+    # $EXACTALIGN_DATA still wins over the cache
+    assert resolve_data_dir({**env, ENV_VAR: "none"}).path is None
+
+
+def test_default_cache_is_per_user(monkeypatch):
+    import platformdirs
+
+    monkeypatch.delenv(CACHE_VAR, raising=False)
+    assert cache_dir() == Path(platformdirs.user_cache_dir("exactalign", appauthor=False)) / "pilot"
+
+
+def test_status_names_the_source(capsys, monkeypatch):
+    monkeypatch.setenv(ENV_VAR, "none")
+    rc, out, _ = run_cli(["data", "status", "--json"], capsys)
+    doc = json.loads(out)["data"]
+    assert rc == 0 and doc["source"] == "$EXACTALIGN_DATA=none" and doc["path"] is None
+    assert doc["verified"] == 0 and doc["missing"] == 653
+    rc, out, _ = run_cli(["data", "status"], capsys)
+    assert "switched off" in out and "exactalign data fetch" in out
+
+
+def test_bad_arguments_are_one_line_errors(tmp_path, capsys):
+    f = tmp_path / "file"
+    f.write_text("x")
+    for argv in (["data", "fetch", "--dest", str(f)], ["data", "status", "--dest", str(f)],
+                 ["data", "fetch", "--only", "nowhere", "--dest", str(tmp_path / "d")],
+                 ["data", "fetch", "--downloads", "0"]):
+        rc, out, err = run_cli(argv, capsys)
+        assert rc == 2 and out == "" and err.startswith("exactalign: error: "), (argv, err)
+        assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_shared_is_next_to_the_checkout():
+    assert SHARED.parent.name == "shared" and SHARED.name == "pilot"
+
+
+@pytest.mark.pilot
+@pytest.mark.skipif(PILOT is None, reason="no pilot data")
+def test_amr_pairs_match_the_recorded_references(tmp_path):
+    """The pairs named in exactalign.data.pilot are those the recorded references were built on;
+    without the references (a fetched cache) the same pairs are found, with no values."""
+    from exactalign.data.pilot import AMR_PAIRS, amr_pairs
+
+    refs = sorted((PILOT / "amr" / "reference").glob("*.json"))
+    assert [r.stem for r in refs] == sorted(AMR_PAIRS)
+    for pair in amr_pairs(PILOT / "amr"):
+        ref = pair.reference
+        assert (pair.test, pair.gold) == (PILOT / "amr" / ref["test_file"],
+                                          PILOT / "amr" / ref["gold_file"])
+        assert pair.pairs == ref["pairs"] == len(ref["per_pair"])
+    shutil.copytree(PILOT / "amr", tmp_path / "amr", ignore=shutil.ignore_patterns("reference"))
+    bare = amr_pairs(tmp_path / "amr", ["lp_jamr_vs_gold.json", "bamboo_sts_test"])
+    assert [(p.name, p.reference) for p in bare] == [("bamboo_sts_test", None),
+                                                     ("lp_jamr_vs_gold", None)]
+
+
+@pytest.mark.pilot
+@pytest.mark.skipif(PILOT is None, reason="no pilot data")
+def test_conll_test_pairs_are_the_harness_cases_in_order():
+    from exactalign.data.pilot import CONLL_TESTS, conll_test_pairs
+
+    base = PILOT / "coref" / CONLL_TESTS
+    cases = json.loads((base / "expected_values.json").read_text())
+    harness = list(dict.fromkeys((c["key_file"], c["response_file"]) for c in cases))
+    assert conll_test_pairs(base) == harness and len(harness) == 36
