@@ -45,6 +45,8 @@ DESCRIPTION = ("Exact 1:1 matching (assignment special path and HiGHS ILP) vs th
                "optimality gap.")
 DATA_SOURCE = ("synthetic only: exactalign.synthetic.random_bipartite (this experiment never "
                "reads pilot data, even when a data directory is present)")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ()
 SEEDING = ("instance (weights, size, replicate) is drawn from numpy.random.default_rng([seed, "
            "size, replicate]) -- pairs first, then weights, so both weight distributions share "
            "the candidate graph of a (size, replicate); the ILP runs with solver seed 0 and "

@@ -63,6 +63,9 @@ DESCRIPTION = ("Greedy CEAF and the ERE mention-mapping procedure (Kulick et al.
 DATA_SOURCE = ("pilot: coref/conll-reference-scorer-tests, nugget/evmeval/scoring_demo/"
                "char_based, muc4/gtt/test.json, and seeded perturbations of their gold clusters; "
                "without pilot data, perturbations of synthetic gold clusters only")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ("coref/conll-reference-scorer-tests/DataFiles",
+              "nugget/evmeval/scoring_demo/char_based", "muc4/gtt/test.json")
 SEEDING = ("perturbation (source, document, rate, replicate) uses numpy.random.default_rng("
            "[seed, source index, document index, rate index, replicate])")
 

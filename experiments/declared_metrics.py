@@ -98,6 +98,10 @@ DATA_SOURCE = ("pilot: coref/conll-reference-scorer-tests, amr/lpp-test-jamr-cam
                "perturbed coreference clusterings, events, relations, dependencies; without "
                "pilot data the pilot sources are replaced by synthetic AMR, REE and template "
                "corpora")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ("coref/conll-reference-scorer-tests", "amr/lpp-test-jamr-camr",
+              "amr/lpp-two-parsers", "amr/bamboo-sts-test", "amr/reference", "muc4/grit",
+              "muc4/gtt", "muc4/das2022", "muc4/iterx")
 SEEDING = ("synthetic document d of family f: gold from numpy.random.default_rng([seed, f, 0, d])"
            ", the system at rate index s from default_rng([seed, f, 1 + s, d]); the greedy "
            "smatch hill-climbing: random.Random(seed) per pair (Metric.compute(seed=seed))")

@@ -68,6 +68,10 @@ DATA_SOURCE = ("pilot data: the official outputs in nugget/, coref/, temporal/ (
                "muc4/ (1992 score reports, MANIFEST.md, IterX's per-document CEAF-RME outputs) "
                "and amr/reference/, plus toolkit runs "
                "recorded in the tests; without it, one row saying there is nothing to compare")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ("MANIFEST.md", "nugget", "coref/conll-reference-scorer-tests",
+              "temporal/te3-platinum", "temporal/tbdense", "muc4", "amr/reference",
+              "amr/lpp-test-jamr-camr", "amr/lpp-two-parsers", "amr/bamboo-sts-test")
 SEEDING = "deterministic: no randomness (config['seed'] is not used)"
 
 #: config name -> (family as shown, pilot folder it needs).

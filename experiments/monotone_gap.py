@@ -56,6 +56,8 @@ DESCRIPTION = ("Order-preserving matching: compact chain ILP vs the pairwise cro
                "and on pilot event timelines matched without ids.")
 DATA_SOURCE = ("synthetic random DAG pairs (always); pilot temporal/ TimeML (te3-platinum and "
                "tbdense gold and system runs) for the timeline part, skipped without pilot data")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ("temporal/te3-platinum", "temporal/tbdense")
 SEEDING = ("instance (n, density, replicate) from numpy.random.default_rng([seed, n, "
            "round(1000 * density), replicate]); timeline system events shuffled with "
            "default_rng([seed, document index]); local search seeded with `seed`; HiGHS "

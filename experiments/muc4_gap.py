@@ -53,6 +53,8 @@ DESCRIPTION = ("MUC-4 template alignment: official 1992 mapping vs muc1992 greed
 DATA_SOURCE = ("pilot data muc4/ (1992 keys, responses, score reports, judgement histories; GTT "
                "gold and predictions of GTT, DyGIE++, Das et al. 2022 conversions, IterX, GRIT); "
                "without it, random GTT-format documents from numpy.random.default_rng(seed)")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ("muc4",)
 SEEDING = ("pilot data: deterministic (HiGHS with threads=1, seed 0); synthetic fallback: "
            "documents from numpy.random.default_rng(config['seed'])")
 

@@ -87,6 +87,8 @@ DESCRIPTION = ("Event nuggets (TAC KBP scorer v1.8): greedy mappings (kbp, kbp-g
 DATA_SOURCE = ("pilot data nugget/ (EvmEval scoring demo, ACE-2005 dev gold and systems) and "
                "seeded perturbations of the ACE-2005 dev gold; a synthetic gold file when the "
                "pilot data is absent")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ("nugget/evmeval/scoring_demo", "nugget/ace-dev")
 SEEDING = ("perturbation (profile, rate, k) uses exactalign.perturb.mentions.perturb with seed "
            "config['seed'] * 1000 + k; within it gold mention j of document d draws from "
            "numpy.random.default_rng([seed, d, j]), so rates share their random numbers")

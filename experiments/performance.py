@@ -121,6 +121,9 @@ DESCRIPTION = ("Speed and peak memory against each family's peer, same machine, 
 DATA_SOURCE = ("pilot data (amr/reference file pairs, nugget/ace-dev and evmeval demo, coref "
                "reference-scorer test cases, temporal/te3-platinum) where present; seeded "
                "synthetic inputs of growing size always")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ("amr", "nugget/ace-dev", "nugget/evmeval/scoring_demo",
+              "coref/conll-reference-scorer-tests/DataFiles", "temporal/te3-platinum")
 SEEDING = ("synthetic inputs from config seed: AMR pairs random.Random(f'{seed}-perf-{n}') over "
            "synthetic_bank(seed); coreference and sequences numpy.random.default_rng([seed, "
            "size]); exactalign's exact paths draw no random numbers; smatch.py reseeds from "

@@ -56,6 +56,8 @@ DATA_SOURCE = ("pilot data muc4/ (1992 and GTT-format systems), nugget/ace-dev (
                "seeded perturbations of the gold), amr/ (parsers on one gold), temporal/ "
                "(TimeBank-Dense, TE3-Platinum systems); without it, seeded perturbations of a "
                "synthetic nugget gold only")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ("muc4", "nugget/ace-dev", "amr", "temporal/tbdense", "temporal/te3-platinum")
 SEEDING = ("every test uses numpy.random.default_rng(config['seed']) (the same resamples for "
            "the heuristic and the exact comparison); perturbed nugget systems use "
            "exactalign.perturb.mentions.perturb with seed config['seed'] * 1000 + k; smatch "

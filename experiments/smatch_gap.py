@@ -60,6 +60,9 @@ DESCRIPTION = ("Smatch: smatch 1.0.4's hill-climbing (0/1/4/19 restarts, several
 DATA_SOURCE = ("pilot data: amr/reference/*.json file pairs and the Little Prince gold bank "
                "v3.0 (amr/gold-banks); without it, perturbations of a synthetic bank of "
                "random AMR-like trees (synthetic_bank) and no pilot-file rows")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ("amr/reference", "amr/lpp-test-jamr-camr", "amr/lpp-two-parsers",
+              "amr/bamboo-sts-test", "amr/gold-banks")
 SEEDING = ("hill-climbing: one random.Random(seed) per (dataset, restarts, seed) drawn over the "
            "pairs in order; perturbations: random.Random(f'{seed}-{kind}-{rate}') per dataset; "
            "the gold-bank sample and the size groups: random.Random(config seed)")

@@ -51,6 +51,8 @@ DESCRIPTION = ("Smatch command lines, wall time per pilot AMR file: exactalign s
                "processes.")
 DATA_SOURCE = ("pilot data: amr/reference/*.json file pairs; without it, one synthetic file "
                "pair (synthetic_bank vs a relabelled copy) written to a temporary folder")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ("amr/lpp-test-jamr-camr", "amr/lpp-two-parsers", "amr/bamboo-sts-test")
 SEEDING = ("exactalign's exact path draws no random numbers; smatch.py reseeds from system "
            "entropy at every pair (its F-score may vary between runs); the synthetic files: "
            "random.Random(config seed)")

@@ -68,6 +68,8 @@ DESCRIPTION = ("Temporal closure: inconsistent TLINK graphs in TE3-Platinum, Tim
 DATA_SOURCE = ("pilot data temporal/ (te3-platinum, tbdense TimeML, tbaq-cleaned); without "
                "it, synthetic consistent TimeML documents (exactalign.synthetic.random_timeml, "
                "set 'synthetic')")
+#: The paths under the data directory this experiment reads (its meta.json records their digest).
+DATA_READS = ("temporal/te3-platinum", "temporal/tbdense", "temporal/tbaq-cleaned")
 SEEDING = ("perturbation of (set, document, fraction) from numpy.random.default_rng([seed, "
            "crc32(set/document), round(1000 * fraction)]); ILPs on HiGHS with threads=1, seed 0")
 

@@ -395,3 +395,39 @@ def test_conll_test_pairs_are_the_harness_cases_in_order():
     cases = json.loads((base / "expected_values.json").read_text())
     harness = list(dict.fromkeys((c["key_file"], c["response_file"]) for c in cases))
     assert conll_test_pairs(base) == harness and len(harness) == 36
+
+
+# --------------------------------------------------------------------------------------------
+# provenance: what an experiment read
+# --------------------------------------------------------------------------------------------
+def test_every_experiment_declares_what_it_reads():
+    from experiments import REGISTRY
+
+    for name, module in REGISTRY.items():
+        reads = module.DATA_READS
+        assert isinstance(reads, tuple), name
+        for prefix in reads:
+            assert select(REG, [prefix]), (name, prefix)
+    assert REGISTRY["bipartite_scaling"].DATA_READS == ()
+
+
+def test_data_provenance_digest_follows_the_files(tmp_path, monkeypatch):
+    from experiments.runner.meta import data_provenance
+
+    (tmp_path / "amr" / "x").mkdir(parents=True)
+    (tmp_path / "amr" / "x" / "a.txt").write_text("one")
+    (tmp_path / "amr" / ".downloads").mkdir()
+    (tmp_path / "amr" / ".downloads" / "b").write_text("ignored")
+    (tmp_path / "coref").mkdir()
+    (tmp_path / "coref" / "c.txt").write_text("not read")
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
+    first = data_provenance(("amr",))
+    assert first["source"] == "$EXACTALIGN_DATA" and first["path"] == str(tmp_path.resolve())
+    assert first["files"] == 1 and len(first["sha256"]) == 64
+    (tmp_path / "coref" / "c.txt").write_text("changed, but not read")
+    assert data_provenance(("amr",)) == first
+    (tmp_path / "amr" / "x" / "a.txt").write_text("two")
+    assert data_provenance(("amr",))["sha256"] != first["sha256"]
+    monkeypatch.setenv(ENV_VAR, "none")
+    off = data_provenance(("amr",))
+    assert off == {"source": "$EXACTALIGN_DATA=none", "path": None, "files": 0, "sha256": None}

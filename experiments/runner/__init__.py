@@ -99,7 +99,7 @@ One idea per module; each imports only those listed before it:
 * :mod:`~experiments.runner.rows` -- ``rows.csv`` (:func:`write_rows`, :func:`read_rows`,
   :func:`completed_rows`, :func:`read_header`);
 * :mod:`~experiments.runner.meta` -- ``meta.json`` and provenance (:data:`CHECKOUT`,
-  :func:`versions`, :func:`git_info`, :func:`machine`, :func:`data_description`,
+  :func:`versions`, :func:`git_info`, :func:`machine`, :func:`data_description`, :func:`data_provenance`,
   :func:`build_meta`);
 * :mod:`~experiments.runner.journal` -- resumable runs (:func:`code_digest`,
   :func:`environment`, :func:`fingerprint`, :class:`Journal`, :func:`unit_key`, and the
@@ -136,6 +136,7 @@ from .meta import (
     VERSIONED,
     build_meta,
     data_description,
+    data_provenance,
     git_info,
     machine,
     versions,
@@ -186,6 +187,7 @@ __all__ = [
     "write_rows", "read_rows", "completed_rows", "read_header",
     # meta
     "CHECKOUT", "VERSIONED", "META_KEYS", "versions", "git_info", "machine", "data_description",
+    "data_provenance",
     "build_meta",
     # journal
     "JOURNAL_DIR", "JOURNAL_FILE", "code_digest", "environment", "fingerprint", "Journal",

@@ -64,6 +64,23 @@ def machine() -> dict[str, Any]:
             "node": platform.node()}
 
 
+def data_provenance(reads: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Where the data came from and what was read: ``source`` ($EXACTALIGN_DATA,
+    ../shared/pilot, cache, $EXACTALIGN_DATA=none or synthetic), ``path``, and over the files
+    under the paths ``reads`` (the experiment's ``DATA_READS``) their count and one sha256 of
+    their paths and sha256s (``None`` when nothing was read), so two runs can be compared."""
+    from exactalign.data import resolve_data_dir
+    from exactalign.data.registry import digest_of
+
+    try:
+        d = resolve_data_dir()
+    except Exception as e:  # a bad $EXACTALIGN_DATA must not stop a synthetic experiment
+        return {"source": None, "path": None, "files": 0, "sha256": None, "error": str(e)}
+    read = digest_of(d.path, tuple(reads)) if d.path is not None else {"files": 0,
+                                                                       "sha256": None}
+    return {"source": d.source, "path": None if d.path is None else str(d.path), **read}
+
+
 def data_description() -> str:
     """``exactalign.data.resolve_data_dir().describe()``, or why it could not be resolved."""
     from exactalign.data import resolve_data_dir
@@ -98,7 +115,9 @@ def build_meta(name: str, module, config: dict, *, quick: bool, jobs: int, start
         "machine": machine(),
         "jobs": jobs,
         "scheduler": scheduler,
-        "data": {"used": module.DATA_SOURCE, "data_dir": data_description()},
+        "data": {"used": module.DATA_SOURCE, "data_dir": data_description(),
+                 "reads": list(getattr(module, "DATA_READS", ())),
+                 **data_provenance(getattr(module, "DATA_READS", ()))},
         "rows": rows,
         "columns": columns_of(module),
         "started": started,

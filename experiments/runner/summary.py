@@ -148,6 +148,13 @@ def provenance(metas: dict[str, dict | None]) -> list[str]:
         lines.append("Versions: " + ", ".join(same) + ".")
     if differ:
         lines.append("**Versions differ between sections**: " + " | ".join(differ) + ".")
+    sources = groups(lambda m: str(((m or {}).get("data") or {}).get("source", "not recorded")))
+    if len(sources) == 1:
+        lines.append(f"Data: {_source_words(next(iter(sources)))} (each section names the "
+                     "files it read and their sha256).")
+    else:
+        lines.append("**Data sources differ between sections**: "
+                     + listed(sources, _source_words) + ".")
     configs = groups(lambda m: "no meta.json" if m is None else
                      ("quick" if m.get("quick") else "full"))
     if len(configs) == 1:
@@ -156,6 +163,28 @@ def provenance(metas: dict[str, dict | None]) -> list[str]:
     else:
         lines.append("**Configs differ between sections**: " + listed(configs, str) + ".")
     return lines
+
+
+def _source_words(source: str) -> str:
+    return {"../shared/pilot": "the pilot data in ../shared/pilot",
+            "cache": "the pilot data fetched by `exactalign data fetch` (its cache)",
+            "$EXACTALIGN_DATA": "the pilot data in $EXACTALIGN_DATA",
+            "synthetic": "no pilot data: synthetic instances only",
+            "not recorded": "source not recorded"}.get(
+        source, "pilot data switched off: synthetic instances only" if source.startswith(
+            "$EXACTALIGN_DATA=") else source)
+
+
+def _data_read(meta: dict) -> str:
+    """`` -- read from SOURCE: N files, sha256 ...`` of a section's meta (empty for a meta.json
+    written before data provenance was recorded)."""
+    d = meta.get("data") or {}
+    if "source" not in d:
+        return ""
+    if not d.get("files"):
+        return f" -- pilot data source: {d.get('source')}, no pilot file read."
+    return (f" -- read {d['files']} pilot files from {d.get('source')}, sha256 "
+            f"`{(d.get('sha256') or '')[:16]}` (meta.json: data).")
 
 
 def write_summary(out: str | Path = "results", reg: dict | None = None) -> Path:
@@ -222,7 +251,7 @@ def write_summary(out: str | Path = "results", reg: dict | None = None) -> Path:
                       f"in {meta.get('wall_time_s', float('nan')):.1f} s with jobs="
                       f"{meta.get('jobs')}{on_scheduler}, commit `{commit[:12]}`{dirty}{other}, "
                       f"{meta.get('machine', {}).get('cpu_count')} CPUs. "
-                      f"Data: {meta.get('data', {}).get('used')}", ""]
+                      f"Data: {meta.get('data', {}).get('used')}{_data_read(meta)}", ""]
         if failed:
             total = f" of {instances['total']}" if instances and instances.get("total") else ""
             reasons = list(dict.fromkeys(r[ERROR_COLUMN] for r in failed))
