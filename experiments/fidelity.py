@@ -198,9 +198,16 @@ def row(family: str, dataset: str, system: str, metric: str, official, ours, tol
             "match": bool(match), "note": note or None, "source": source, "error": None}
 
 
+#: Recorded pilot files (not fetchable: exactalign.data.registry) the official numbers of a
+#: family are read from; a fetched cache lacks them, and the family then gets an absent row.
+OFFICIAL_FILES = {"conll": "coref/conll-reference-scorer-tests/expected_values.json",
+                  "te3": "MANIFEST.md", "gtt": "MANIFEST.md", "grit": "MANIFEST.md"}
+
+
 def absent_row(family: str, folder: str | None) -> dict:
-    what = (f"pilot folder {folder} absent" if folder else
-            "no pilot data ($EXACTALIGN_DATA unset, no ../shared/pilot)")
+    what = (f"pilot file {folder} absent (recorded, not fetchable)"
+            if folder in OFFICIAL_FILES.values() else f"pilot folder {folder} absent"
+            if folder else "no pilot data ($EXACTALIGN_DATA unset, no ../shared/pilot)")
     return {"family": family, "dataset": None, "system": None, "metric": "(data absent)",
             "official": None, "ours": None, "difference": None, "tolerance": None,
             "match": None, "note": f"{what}: nothing official to compare with",
@@ -651,6 +658,12 @@ def units(config: dict) -> list[dict]:
             if config["recorded"]:
                 out += [{"kind": "ace-coref", "root": r, "family": family, "dataset": "ace-dev",
                          "system": s} for s in config["ace_coref"] or RECORDED_ACE_COREF]
+        elif fam in OFFICIAL_FILES and not (root / OFFICIAL_FILES[fam]).is_file():
+            out.append({"kind": "absent", "family": family, "folder": OFFICIAL_FILES[fam]})
+            if fam == "te3" and config["recorded"] and (root / "temporal" / "tbdense").is_dir():
+                out += [{"kind": "tbdense", "root": r, "family": family,
+                         "dataset": "TimeBank-Dense", "system": run}
+                        for run in peer_runs.TBDENSE]
         elif fam == "conll":
             out.append({"kind": fam, "root": r, "family": family,
                         "dataset": "reference test suite"})

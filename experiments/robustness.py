@@ -500,7 +500,8 @@ def units(config: dict) -> list[dict]:
         out += [{"source": "nugget", "group": "ace-dev", "system": f"perturbed{k}",
                  "gold": "nugget/ace-dev/gold.tbf",
                  "sys": f"nugget/ace-dev/perturbed/system{k}.tbf", "tkn": None}
-                for k in (1, 2, 3)]
+                for k in (1, 2, 3)  # recorded, not fetchable: absent from a fetched cache
+                if (data.path / "nugget" / "ace-dev" / "perturbed" / f"system{k}.tbf").is_file()]
     group = "ace-dev-perturbed" if nug else "synthetic-perturbed"
     for rate in config["nugget_rates"]:
         for k in range(config["nugget_seeds"]):

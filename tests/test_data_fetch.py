@@ -82,9 +82,15 @@ def test_registry_matches_every_pilot_file():
     """Every file of the pilot folder is in the registry with its sha256 and size (a file added
     to or changed in the pilot without the registry following fails here)."""
     on_disk = {p.relative_to(PILOT).as_posix() for p in PILOT.rglob("*") if p.is_file()}
-    assert on_disk == set(REG.files)
+    on_disk = {p for p in on_disk if not any(part.startswith(".") for part in p.split("/"))}
+    assert on_disk <= set(REG.files)
     st = fetching.status(PILOT, REG)
-    assert st["verified"] == 653 and st["mismatched"] == [] and st["missing"] == 0
+    assert st["verified"] == len(on_disk) and st["mismatched"] == []
+    # a complete copy (../shared/pilot), or a fetched one: only the recorded files missing
+    missing = set(REG.files) - on_disk
+    assert not missing or {REG.files[p].kind for p in missing} == {"recorded"}
+    if SHARED.is_dir() and PILOT == SHARED:
+        assert on_disk == set(REG.files) and st["verified"] == 653
 
 
 def test_select_by_prefix_and_unknown_prefix():
@@ -374,6 +380,8 @@ def test_amr_pairs_match_the_recorded_references(tmp_path):
     from exactalign.data.pilot import AMR_PAIRS, amr_pairs
 
     refs = sorted((PILOT / "amr" / "reference").glob("*.json"))
+    if not refs:
+        pytest.skip("amr/reference (recorded, not fetchable) absent")
     assert [r.stem for r in refs] == sorted(AMR_PAIRS)
     for pair in amr_pairs(PILOT / "amr"):
         ref = pair.reference
@@ -392,6 +400,8 @@ def test_conll_test_pairs_are_the_harness_cases_in_order():
     from exactalign.data.pilot import CONLL_TESTS, conll_test_pairs
 
     base = PILOT / "coref" / CONLL_TESTS
+    if not (base / "expected_values.json").is_file():
+        pytest.skip("expected_values.json (recorded, not fetchable) absent")
     cases = json.loads((base / "expected_values.json").read_text())
     harness = list(dict.fromkeys((c["key_file"], c["response_file"]) for c in cases))
     assert conll_test_pairs(base) == harness and len(harness) == 36
