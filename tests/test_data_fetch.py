@@ -46,7 +46,7 @@ def sha(data: bytes) -> str:
 def test_registry_is_complete_and_consistent():
     assert len(REG.files) == 653
     counts = {k: sum(e.kind == k for e in REG.files.values()) for k in KINDS}
-    assert counts == {"fetched": 561, "extracted": 70, "derived": 2, "recorded": 20}
+    assert counts == {"fetched": 561, "extracted": 70, "derived": 3, "recorded": 19}
     for repo, src in REG.sources.items():
         assert re.fullmatch(r"[0-9a-f]{40}", src["commit"]), repo
     for e in REG.files.values():
@@ -58,7 +58,7 @@ def test_registry_is_complete_and_consistent():
         if e.kind == "derived":
             recipe = recipes.RECIPES[e.recipe]
             assert all(f"{recipe.repo}:{p}" in REG.downloads for p in recipe.reads)
-            assert e.path in {t for t, _, _ in recipes.ACE_SIDES}
+            assert recipe.repo == e.repo
         if e.kind == "recorded":
             assert e.why and not e.repo, e.path
     # every download is needed by some file
@@ -313,6 +313,60 @@ def test_ace_dev_recipe_by_hand():
     assert ids == sorted(ids)  # byte order: CNNHL_ before CNN_, lowercase last
 
 
+def test_conll_expected_recipe_by_hand():
+    """A two-case harness config -> Perl's JSON::PP pretty canonical output: comments and
+    commented-out metrics dropped, arithmetic evaluated, %.15g numbers, integers kept, keys
+    sorted, 3-space indent."""
+    config = b"""package CorefMetricTestConfig;
+our @TestCases = (
+{ id=>"A1", key_file => "DataFiles/TC-A.key", response_file => "DataFiles/TC-A-1.response",
+  expected_metrics => { "muc" => [1, 1, 1],
+                        # "bcub" => [0.5, 0.5, 0.5],
+                        "ceafe" => [1/3, (7/3)/6, 0.20870] }
+},
+{ id=>"B1", key_file => "DataFiles/TC-B.key", response_file => "DataFiles/TC-B-1.response",
+  expected_metrics => { "blanc" => [6/6, 2*(1/2)*(1/3)/((1/2)+(1/3)), 0] } },
+);
+1;
+"""
+    out = recipes.conll_expected(lambda path: config)[
+        "coref/conll-reference-scorer-tests/expected_values.json"].decode()
+    assert out == """[
+   {
+      "expected_metrics" : {
+         "ceafe" : [
+            0.333333333333333,
+            0.388888888888889,
+            0.2087
+         ],
+         "muc" : [
+            1,
+            1,
+            1
+         ]
+      },
+      "id" : "A1",
+      "key_file" : "DataFiles/TC-A.key",
+      "response_file" : "DataFiles/TC-A-1.response"
+   },
+   {
+      "expected_metrics" : {
+         "blanc" : [
+            1,
+            0.4,
+            0
+         ]
+      },
+      "id" : "B1",
+      "key_file" : "DataFiles/TC-B.key",
+      "response_file" : "DataFiles/TC-B-1.response"
+   }
+]
+"""
+    with pytest.raises(ValueError):  # Perl it does not read is refused, not guessed
+        recipes.conll_expected_json('our @TestCases = ({ id => "$x" });')
+
+
 # --------------------------------------------------------------------------------------------
 # where the data comes from
 # --------------------------------------------------------------------------------------------
@@ -441,3 +495,18 @@ def test_data_provenance_digest_follows_the_files(tmp_path, monkeypatch):
     monkeypatch.setenv(ENV_VAR, "none")
     off = data_provenance(("amr",))
     assert off == {"source": "$EXACTALIGN_DATA=none", "path": None, "files": 0, "sha256": None}
+
+
+def test_docs_table_matches_the_registry():
+    """docs/data.md's table: one row per folder with its counts by kind, and the total."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "data.md").read_text()
+    rows = {m.group(1): [int(x) for x in m.group(2).split("|")]
+            for m in re.finditer(r"^\| `([^`]+)` \| ([\d |]+?) \|", text, re.M)}
+    expect: dict[str, list[int]] = {}
+    for e in REG.files.values():
+        parts = e.path.split("/")
+        folder = "/".join(parts[:2]) if len(parts) > 2 else e.path
+        c = expect.setdefault(folder, [0, 0, 0, 0, 0])
+        c[0] += 1
+        c[1 + KINDS.index(e.kind)] += 1
+    assert rows == expect

@@ -21,11 +21,25 @@ JSON) as TBF with character offsets. The rules, found by rebuilding the pilot's 
 * the type is the label up to its first ``_`` (``conflictattack_miss`` -> ``conflictattack``);
   the realis is the event's attribute that is not a visualisation flag (``realis_wrong``,
   ``type_wrong``), capitalised (``actual`` -> ``Actual``; attribute -> event -> trigger).
+
+``conll-expected``: ``coref/conll-reference-scorer-tests/expected_values.json``, the expected
+values of the CoNLL reference scorer's Perl harness: the list ``our @TestCases = (...)`` of its
+``test/CorefMetricTestConfig.pm`` as Perl itself serialises it (``JSON::PP->new->pretty->
+canonical``; checked against Perl): comments dropped (also the commented-out metrics), the
+arithmetic of the values evaluated left to right in double precision (``(7/3)/6``), integers as
+integers and other numbers as Perl prints them (``%.15g``: ``1/3`` -> ``0.333333333333333``),
+hash keys sorted at every level, lists in source order, three spaces of indent and ``" : "``.
+The parser reads only this file's subset of Perl (hashes, arrays, strings without
+interpolation, numbers and ``+ - * /``) and refuses anything else.
 """
 
 from __future__ import annotations
 
+import ast
 import json
+import math
+import operator
+import re
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -84,6 +98,227 @@ def ace_dev(read: Callable[[str], bytes]) -> dict[str, bytes]:
     return out
 
 
+# ------------------------------------------------------------------ conll-expected
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<ws>\s+)
+  | (?P<comment>\#[^\n]*)
+  | (?P<str>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
+  | (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+  | (?P<word>[A-Za-z_]\w*)
+  | (?P<op>=>|[{}\[\](),+\-*/])
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def conll_expected_json(config_text: str) -> bytes:
+    """``@TestCases`` of the harness's ``CorefMetricTestConfig.pm`` as Perl's
+    ``JSON::PP->new->pretty->canonical`` prints it (see the module docstring)."""
+    # --- 1. isolate the body of  our @TestCases = ( ... );
+    m = re.search(r"our\s+@TestCases\s*=\s*\(", config_text)
+    if not m:
+        raise ValueError("@TestCases not found")
+    text = config_text[m.end():]
+
+    # --- 2. tokenize (Perl '#' comments run to end of line; they hold the
+    #        commented-out, i.e. inactive, metric entries)
+    tokens = []
+    pos = 0
+    depth = 1
+    while True:
+        mt = _TOKEN_RE.match(text, pos)
+        if not mt:
+            raise ValueError(f"cannot tokenize near {text[pos:pos + 40]!r}")
+        pos = mt.end()
+        kind = mt.lastgroup
+        val = mt.group()
+        if kind in ("ws", "comment"):
+            continue
+        if kind == "op" and val == "(":
+            depth += 1
+        elif kind == "op" and val == ")":
+            depth -= 1
+            if depth == 0:  # closing paren of the @TestCases list
+                break
+        tokens.append((kind, val))
+
+    # --- 3. safe arithmetic evaluation (Perl semantics for these literals:
+    #        integer literals stay integers, '/' is always true division)
+    bin_ops = {ast.Add: operator.add, ast.Sub: operator.sub,
+               ast.Mult: operator.mul, ast.Div: operator.truediv}
+
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            return node.value
+        if isinstance(node, ast.BinOp) and type(node.op) in bin_ops:
+            return bin_ops[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = ev(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        raise ValueError(f"unsupported expression node {node!r}")
+
+    def unquote(s):
+        if s[0] == "'":
+            return re.sub(r"\\([\\'])", r"\1", s[1:-1])
+        body = s[1:-1]
+        if "$" in body or "@" in body:
+            raise ValueError(f"interpolating string not supported: {s!r}")
+        esc = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"'}
+        return re.sub(r"\\(.)", lambda g: esc.get(g.group(1), g.group(1)), body)
+
+    # --- 4. recursive-descent parser for lists / hashrefs / arrayrefs
+    i = 0
+
+    def peek():
+        return tokens[i] if i < len(tokens) else (None, None)
+
+    def expect(v):
+        nonlocal i
+        if peek()[1] != v:
+            raise ValueError(f"expected {v!r}, got {peek()!r}")
+        i += 1
+
+    def parse_expr():
+        nonlocal i
+        parts = []
+        d = 0
+        while True:
+            kind, val = peek()
+            if kind is None:
+                raise ValueError("unexpected end in expression")
+            if d == 0 and val in (",", "]", "}", "=>"):
+                break
+            if val == "(":
+                d += 1
+            elif val == ")":
+                d -= 1
+            if kind not in ("num", "op") or val in ("{", "}", "[", "]", "=>"):
+                raise ValueError(f"unsupported token in expression: {val!r}")
+            parts.append(val)
+            i += 1
+        if not parts:
+            raise ValueError("empty expression")
+        v = ev(ast.parse(" ".join(parts), mode="eval"))
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ValueError("non-finite value")
+        return v
+
+    def parse_value():
+        nonlocal i
+        kind, val = peek()
+        if val == "{":
+            return parse_hash()
+        if val == "[":
+            return parse_array()
+        if kind == "str":
+            i += 1
+            return unquote(val)
+        return parse_expr()
+
+    def parse_items(close):
+        nonlocal i
+        items = []
+        while peek()[1] != close:
+            items.append(parse_value())
+            if peek()[1] == ",":
+                i += 1
+            elif peek()[1] != close:
+                raise ValueError(f"expected ',' or {close!r}, got {peek()!r}")
+        return items
+
+    def parse_array():
+        expect("[")
+        items = parse_items("]")
+        expect("]")
+        return items
+
+    def parse_hash():
+        nonlocal i
+        expect("{")
+        out = {}
+        while peek()[1] != "}":
+            kind, val = peek()
+            if kind == "word" and tokens[i + 1][1] == "=>":  # bareword key
+                key = val
+                i += 1
+            elif kind == "str":
+                key = unquote(val)
+                i += 1
+            else:
+                raise ValueError(f"bad hash key {peek()!r}")
+            expect("=>")
+            out[key] = parse_value()  # a repeated key: later one wins, as in Perl
+            if peek()[1] == ",":
+                i += 1
+            elif peek()[1] != "}":
+                raise ValueError(f"expected ',' or '}}', got {peek()!r}")
+        expect("}")
+        return out
+
+    cases = []
+    while i < len(tokens):
+        cases.append(parse_value())
+        if i < len(tokens):
+            expect(",")
+
+    # --- 5. JSON::PP ->pretty->canonical output
+    def num(v):
+        if isinstance(v, bool):
+            raise ValueError("bool")
+        if isinstance(v, int):
+            return str(v)
+        return f"{v:.15g}"  # Perl's default NV stringification
+
+    def jstr(s):
+        out = ['"']
+        for ch in s:
+            if ch == '"':
+                out.append('\\"')
+            elif ch == "\\":
+                out.append("\\\\")
+            elif ch in "\n\r\t\f\b":
+                out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t",
+                            "\f": "\\f", "\b": "\\b"}[ch])
+            elif ord(ch) < 0x20:
+                out.append(f"\\u{ord(ch):04x}")
+            else:
+                out.append(ch)
+        out.append('"')
+        return "".join(out)
+
+    def enc(v, lvl):
+        ind = "   " * (lvl + 1)
+        end = "   " * lvl
+        if isinstance(v, dict):
+            if not v:
+                return "{}"
+            body = ",\n".join(ind + jstr(k) + " : " + enc(v[k], lvl + 1)
+                              for k in sorted(v))
+            return "{\n" + body + "\n" + end + "}"
+        if isinstance(v, list):
+            if not v:
+                return "[]"
+            body = ",\n".join(ind + enc(x, lvl + 1) for x in v)
+            return "[\n" + body + "\n" + end + "]"
+        if isinstance(v, str):
+            return jstr(v)
+        return num(v)
+
+    return (enc(cases, 0) + "\n").encode("utf-8")
+
+
+CONLL_CONFIG = "test/CorefMetricTestConfig.pm"
+
+
+def conll_expected(read: Callable[[str], bytes]) -> dict[str, bytes]:
+    """``expected_values.json`` from the harness's ``CorefMetricTestConfig.pm``."""
+    return {"coref/conll-reference-scorer-tests/expected_values.json":
+            conll_expected_json(read(CONLL_CONFIG).decode("utf-8"))}
+
+
 class Recipe(NamedTuple):
     repo: str
     reads: tuple[str, ...]  # paths in ``repo``, each a registry download
@@ -94,4 +329,6 @@ RECIPES: dict[str, Recipe] = {
     "ace-dev": Recipe("hunterhector/EvmEval",
                       tuple(f"{ACE_SPAN_DIR}/{doc}_{suffix}.json"
                             for _, suffix, _ in ACE_SIDES for doc in ACE_DOCS), ace_dev),
+    "conll-expected": Recipe("conll/reference-coreference-scorers", (CONLL_CONFIG,),
+                             conll_expected),
 }
