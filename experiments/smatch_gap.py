@@ -442,7 +442,9 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     hc = [r for r in rows if r["method"] == "hillclimb" and r["group"] != "size"]
     xs = sorted({r["restarts"] for r in hc})
     cols = _panel_groups(hc)
-    kinds = list(dict.fromkeys(n.split("@")[0] for _, ns in cols[1:] for n in ns))
+    # every perturbation kind, whichever column it is in (the first column is the pilot files
+    # only when there are some: without pilot data it is a perturbed one)
+    kinds = list(dict.fromkeys(r["dataset"].split("@")[0] for r in hc if r["group"] != "pilot"))
     fig, grid = plt.subplots(2, max(1, len(cols)), figsize=(plot.TEXT_WIDTH, 4.6),
                              squeeze=False, sharex=True, sharey="row", layout="constrained")
     for c, (title, names) in enumerate(cols):
