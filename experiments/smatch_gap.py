@@ -17,7 +17,9 @@ Datasets (the triples of :mod:`exactalign.io.amr`, smatch 1.0.4's):
   few hundred variables per instance, for time vs size.
 
 Without pilot data there are no ``pilot`` rows, and ``perturbed`` and ``size`` use a synthetic
-bank of random AMR-like trees (:func:`synthetic_bank`) instead of the gold bank.
+bank of random AMR-like trees (:func:`synthetic_bank`) instead of the gold bank; their dataset
+names then start with ``synthetic-`` (``synthetic-rename@0``, ``synthetic-size4``), so that the
+CSV, the summary and the figures say so.
 
 For every dataset and every number of restarts in ``restarts`` and seed in ``seeds`` (``size``:
 4 restarts, the first seed) one ``hillclimb`` row: pairs below the optimum (count and share), the
@@ -152,6 +154,8 @@ def join(graphs) -> AmrGraph:
 SYNTHETIC_CONCEPTS = ("want-01", "go-02", "boy", "girl", "say-01", "see-01", "city", "big",
                       "person", "name", "believe-01", "thing", "and", "possible-01", "work-01")
 SYNTHETIC_ROLES = ("ARG0", "ARG1", "ARG2", "mod", "location", "time", "op1", "op2", "domain")
+#: Start of the names of the datasets drawn from the synthetic bank (no pilot data).
+SYNTHETIC = "synthetic-"
 
 
 def synthetic_bank(n_graphs: int, seed: int) -> list[AmrGraph]:
@@ -175,7 +179,7 @@ def datasets(config: dict) -> list[dict]:
     out = []
     if not data.available:
         return out + _bank_datasets(config, synthetic_bank(max(200, config["sample"]),
-                                                           config["seed"]))
+                                                           config["seed"]), SYNTHETIC)
     amr = data.require("amr")
     for pair in amr_pairs(amr, config.get("pilot_files")):
         ref = pair.reference  # recorded values: absent from a fetched cache
@@ -188,8 +192,9 @@ def datasets(config: dict) -> list[dict]:
                                                  "amr-bank-struct-v3.0.txt"))
 
 
-def _bank_datasets(config: dict, bank: list[AmrGraph]) -> list[dict]:
-    """Perturbed copies of a sample of ``bank`` and joined groups of growing size."""
+def _bank_datasets(config: dict, bank: list[AmrGraph], prefix: str = "") -> list[dict]:
+    """Perturbed copies of a sample of ``bank`` and joined groups of growing size, their names
+    starting with ``prefix``."""
     out = []
     concepts = sorted({c for g in bank for _, _, c in g.instances})
     roles = sorted({r for g in bank for r, _, _ in g.relations})
@@ -199,8 +204,8 @@ def _bank_datasets(config: dict, bank: list[AmrGraph]) -> list[dict]:
         for rate in (config["rates"] if kind != "rename" else [0.0]):
             prng = random.Random(f"{config['seed']}-{kind}-{rate}")
             pairs = [(perturb(g, kind, rate, prng, concepts, roles), g) for g in sample]
-            out.append({"name": f"{kind}@{rate:g}", "group": "perturbed", "pairs": pairs,
-                        "optimum": None,
+            out.append({"name": f"{prefix}{kind}@{rate:g}", "group": "perturbed",
+                        "pairs": pairs, "optimum": None,
                         "seeds": config["seeds"][:config["perturbed_seeds"]]})
     for k in config["sizes"]:
         pairs = []
@@ -210,8 +215,8 @@ def _bank_datasets(config: dict, bank: list[AmrGraph]) -> list[dict]:
             prng = random.Random(f"{config['seed']}-size-{k}-{start}")
             pairs.append((perturb(gold, "relabel", config["rates"][0], prng, concepts, roles),
                           gold))
-        out.append({"name": f"size{k}", "group": "size", "pairs": pairs, "optimum": None,
-                    "seeds": config["seeds"][:1], "restarts": [4]})
+        out.append({"name": f"{prefix}size{k}", "group": "size", "pairs": pairs,
+                    "optimum": None, "seeds": config["seeds"][:1], "restarts": [4]})
     return out
 
 
@@ -385,8 +390,10 @@ def headline(rows: list[dict], meta: dict | None = None) -> dict:
     worst = max(sel, key=lambda r: r["deficit_f1_points"], default=None)
     sig = sorted({r["dataset"] for r in sel
                   if max(r["p_bootstrap"], r["p_randomization"]) < 0.05})
+    pairs = ("synthetic AMR-like pairs" if any(r["dataset"].startswith(SYNTHETIC) for r in sel)
+             else "AMR pairs")
     finding = (f"With -r {r_head} hill-climbing ends below the proven optimum on "
-               f"{100 * below / total if total else 0:.1f}% of AMR pairs (up to "
+               f"{100 * below / total if total else 0:.1f}% of {pairs} (up to "
                f"{gap_max:.1f} F1 points on one pair)")
     if worst is not None:
         finding += (f", costing up to {worst['deficit_f1_points']:.2f} corpus F1 points "
@@ -402,7 +409,8 @@ def headline(rows: list[dict], meta: dict | None = None) -> dict:
 def _panel_groups(hc: list[dict]) -> list[tuple[str, list[str]]]:
     """The columns of ``gap_vs_restarts``: the pilot files, then the perturbed datasets
     (``kind@rate``) one column per rate (rate-0 datasets with the smallest rate), so that no
-    panel has more than a handful of series."""
+    panel has more than a handful of series; titled "synthetic trees" instead of "gold" when
+    they come from the synthetic bank."""
     names = list(dict.fromkeys(r["dataset"] for r in hc))
     group = {r["dataset"]: r["group"] for r in hc}
     out = []
@@ -410,6 +418,7 @@ def _panel_groups(hc: list[dict]) -> list[tuple[str, list[str]]]:
     if pilot:
         out.append(("pilot AMR files", pilot))
     pert = [n for n in names if group[n] != "pilot"]
+    bank = "synthetic trees" if pert and all(n.startswith(SYNTHETIC) for n in pert) else "gold"
 
     def rate(n):
         try:
@@ -420,17 +429,17 @@ def _panel_groups(hc: list[dict]) -> list[tuple[str, list[str]]]:
     rates = sorted({rate(n) for n in pert if rate(n)})
     for k, x in enumerate(rates):
         sel = [n for n in pert if rate(n) == x or (k == 0 and not rate(n))]
-        out.append((f"perturbed gold, rate {x:g}", sel))
+        out.append((f"perturbed {bank}, rate {x:g}", sel))
     rest = [n for n in pert if not any(n in s for _, s in out)]
     if rest:
-        out.append(("perturbed gold", rest))
+        out.append((f"perturbed {bank}", rest))
     return out
 
 
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     """``gap_vs_restarts.png``: share of pairs below the optimum (top) and corpus F1 deficit
-    (bottom) vs restarts, one column per dataset group (pilot files; perturbed gold per rate),
-    mean over seeds with a min..max band, the series labelled in each column;
+    (bottom) vs restarts, one column per dataset group (pilot files; perturbed gold, or synthetic
+    trees, per rate), mean over seeds with a min..max band, the series labelled in each column;
     ``time_vs_size.png``: exact (both paths) and hill-climbing (-r 4) time per pair vs mean
     variables per pair."""
     from .runner import completed_rows
