@@ -373,8 +373,12 @@ def headline(rows: list[dict], meta: dict | None = None) -> dict:
                       or bool(r["ere_below"]) for r in pilot)
     finding = (f"Greedy CEAF rarely misses its optimum (CEAFe on {len(drops)}, CEAFm on {ceafm} "
                f"of {len(rows):,} documents) and the ERE procedure on {ere}, changing entity "
-               f"categories in {cats}; on the {len(pilot)} unperturbed pilot documents "
-               + ("none does." if not pilot_below else f"{pilot_below} do."))
+               f"categories in {cats}; ")
+    if pilot:
+        finding += (f"on the {len(pilot)} unperturbed pilot documents "
+                    + ("none does." if not pilot_below else f"{pilot_below} do."))
+    else:
+        finding += "no pilot documents: perturbed synthetic gold clusters only."
     return {"heuristic": "greedy CEAFe", "unit": "documents", "instances": len(rows),
             "below": len(drops), "gap_mean": float(np.mean(drops)) if drops else None,
             "gap_max": max(drops) if drops else 0.0, "gap_unit": "F1 points",

@@ -59,6 +59,9 @@ def test_synthetic_fallback(monkeypatch, tmp_path):
     _check_rows(rows)
     assert {(r["source"], r["kind"]) for r in rows} == {("synthetic", "perturbed")}
     assert len(rows) == 4
+    # the headline says the data is synthetic (it counted "the 0 unperturbed pilot documents")
+    assert exp.headline(rows)["finding"].endswith(
+        "; no pilot documents: perturbed synthetic gold clusters only.")
 
     def untimed(rs):
         return [{k: v for k, v in r.items() if not k.startswith("time")} for r in rs]
