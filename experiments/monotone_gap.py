@@ -387,6 +387,9 @@ def summary(rows: list[dict]) -> str:
                        + f" | {sum(bool(r['truth_monotone']) for r in ex)}/{len(ex)} |")
         out.append("")
         out += _timeline_gaps(tim)
+    elif out:
+        out += ["No pilot timeline rows (pilot data absent): only the synthetic random DAG "
+                "pairs above.", ""]
     return "\n".join(out) + "\n" if out else "No rows.\n"
 
 
