@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from exactalign import synthetic
+from exactalign import data, synthetic
 from exactalign.core.errors import InputError
 from exactalign.core.result import Result, Status
-from exactalign.data import resolve_data_dir
+from exactalign.data import DataDir, resolve_data_dir
 from experiments import REGISTRY, bipartite_scaling, smatch_walltime
 from experiments.__main__ import main
 from experiments.runner import (
@@ -42,6 +42,23 @@ def quick_out(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("results-quick")
     assert main(["run", "--all", "--quick", "--out", str(out), "--quiet"]) == 0
     assert main(["figures", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def quick_out_no_data(request, tmp_path_factory) -> Path:
+    """The same as a user's clone without pilot data gets it, wherever the suite runs: no
+    ``$EXACTALIGN_DATA``, no ``../shared/pilot`` beside the checkout (``quick_out`` itself when
+    there is no pilot data here either)."""
+    if not resolve_data_dir().available:
+        return request.getfixturevalue("quick_out")
+    out = tmp_path_factory.mktemp("results-quick-no-data")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv(data.ENV_VAR, raising=False)
+        mp.setattr(data, "CHECKOUT", tmp_path_factory.mktemp("fresh-clone"))
+        assert not resolve_data_dir().available
+        assert main(["run", "--all", "--quick", "--out", str(out), "--quiet"]) == 0
+        assert main(["figures", "--out", str(out), "--quiet"]) == 0
     return out
 
 
@@ -116,6 +133,28 @@ def test_figures_exist_and_are_png(quick_out, name):
             (quick_out / name / fig).with_suffix(".svg")
         assert pdf.read_bytes().startswith(b"%PDF"), pdf  # vector files beside every PNG
         assert b"<svg" in svg.read_bytes()[:2000], svg
+
+
+@pytest.mark.parametrize("name", IN_ALL)
+def test_without_pilot_data_every_experiment_runs_and_says_so(quick_out_no_data, name):
+    folder = quick_out_no_data / name
+    rows = read_rows(folder / "rows.csv")
+    assert rows and not any(r["error"] for r in rows), name
+    meta = json.loads((folder / "meta.json").read_text())
+    assert meta["data"]["data_dir"] == DataDir(None, "synthetic").describe()
+    # its SUMMARY section says so beyond the description and the Run line's Data sentence
+    # (which names both cases), unless the experiment never reads pilot data
+    text = (quick_out_no_data / "SUMMARY.md").read_text()
+    section = text.split(f"\n## {name}\n", 1)[1].split("\n## ", 1)[0]
+    body = "\n".join(ln for ln in section.splitlines()
+                     if ln != REGISTRY[name].DESCRIPTION and not ln.startswith("Run: "))
+    if not REGISTRY[name].DATA_SOURCE.startswith("synthetic only"):
+        assert any(s in body for s in ("synthetic", "no pilot data", "pilot data absent")), name
+    for fig in REGISTRY[name].FIGURES:
+        png = (folder / fig).read_bytes()
+        assert png.startswith(PNG_MAGIC), fig
+        if fig not in getattr(REGISTRY[name], "PILOT_FIGURES", ()):
+            assert len(png) > 10_000, fig  # a real plot, not an empty canvas
 
 
 def test_cli_list_subprocess():
