@@ -55,7 +55,9 @@ def quick_out_no_data(request, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("results-quick-no-data")
     with pytest.MonkeyPatch.context() as mp:
         mp.delenv(data.ENV_VAR, raising=False)
-        mp.setattr(data, "CHECKOUT", tmp_path_factory.mktemp("fresh-clone"))
+        clone = tmp_path_factory.mktemp("fresh-clone")
+        mp.setattr(data, "SHARED", clone.parent / "shared" / "pilot")
+        mp.setenv(data.CACHE_VAR, str(clone / "empty-cache"))  # nothing fetched either
         assert not resolve_data_dir().available
         assert main(["run", "--all", "--quick", "--out", str(out), "--quiet"]) == 0
         assert main(["figures", "--out", str(out), "--quiet"]) == 0
