@@ -54,6 +54,7 @@ from collections import Counter
 from pathlib import Path
 
 from exactalign.data import resolve_data_dir
+from exactalign.data.pilot import MUC4_1992_SYSTEMS
 from exactalign.testing import recorded as peer_runs
 
 from . import plot
@@ -422,8 +423,7 @@ def _rows_tbdense(root: Path, run: str) -> list[dict]:
 
 
 # ---------------------------------------------------------------- MUC-4 1992
-MUC_SYSTEMS = ("BBN", "GE", "GE-CMU", "HUGHES", "LSI", "MDC", "MITRE", "NMSU", "NYU", "PARAMAX",
-               "PRC", "SRA", "SRI", "SYNCH", "UMASS", "UMICH", "USC")
+MUC_SYSTEMS = tuple(MUC4_1992_SYSTEMS)
 _ALL_T = re.compile(r"^ALL TEMPLATES\s+(.*)$")
 _F_MEASURES = re.compile(r"^F-MEASURES\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$")
 #: The scorer's F-measures: (label, beta) -- "2P&R" weighs precision twice (beta 1/2).
@@ -506,13 +506,12 @@ def muc_note(comparison) -> str | None:
 
 
 def _rows_muc4(root: Path, test_set: str, system: str) -> list[dict]:
+    from exactalign.data.pilot import muc4_1992_keys, muc4_1992_paths
     from exactalign.io import muc4 as io
     from exactalign.metrics import muc4
 
-    from .muc4_gap import key_and_history, paths_1992
-
-    key_p, resp_p, hist_p, rep_p = paths_1992(root, test_set, system)
-    keys, history = key_and_history(key_p, hist_p)
+    key_p, resp_p, hist_p, rep_p = muc4_1992_paths(root, test_set, system)
+    keys, history = muc4_1992_keys(key_p, hist_p)
     report = io.read_score_report(rep_p)
     c = muc4.compare_report(keys, io.by_message(io.read_templates(resp_p)), history, report)
     printed = muc_printed_totals(rep_p.read_text(encoding="latin-1"))

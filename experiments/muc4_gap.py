@@ -34,13 +34,20 @@ system ``synthetic``) with the GTT F1 and CEAF-RME alignments instead.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import numpy as np
 
 from exactalign.core.result import Status
 from exactalign.data import resolve_data_dir
+from exactalign.data.pilot import (
+    GTT_TEST,
+    MUC4_1992_SYSTEMS,
+    MUC4_MODERN,
+    gtt_gold,
+    muc4_1992_keys,
+    muc4_1992_paths,
+)
 from exactalign.significance import approximate_randomization, paired_bootstrap
 
 from . import plot
@@ -58,21 +65,8 @@ DATA_READS = ("muc4",)
 SEEDING = ("pilot data: deterministic (HiGHS with threads=1, seed 0); synthetic fallback: "
            "documents from numpy.random.default_rng(config['seed'])")
 
-SYSTEMS_1992 = {  # TST3 directory name -> TST4 file prefix
-    "BBN": "bbn", "GE": "ge", "GE-CMU": "ge-cmu", "HUGHES": "hughes", "LSI": "lsi",
-    "MDC": "mdc", "MITRE": "mitre", "NMSU": "nm-br", "NYU": "nyu", "PARAMAX": "pmax",
-    "PRC": "prc", "SRA": "sra", "SRI": "sri", "SYNCH": "um-cq", "UMASS": "umass",
-    "UMICH": "umich", "USC": "usc"}
-MODERN = {"GTT": "gtt/preds_gtt.out", "DyGIE++": "das2022/dygie_muc_preds.out",
-          "GE-1992": "das2022/ge_output.json", "NYU-1992": "das2022/nyu_output.json",
-          "SRI-1992": "das2022/sri_output.json", "UMass-1992": "das2022/umass_output.json",
-          "IterX-bert-base": "iterx/bert-base/preds.test.jsonlines",
-          "IterX-bart-base": "iterx/bart-base/preds.test.jsonlines",
-          "IterX-bart-large": "iterx/bart-large/preds.test.jsonlines",
-          "IterX-t5-large": "iterx/t5-large-enc/preds.test.jsonlines"}
-
-FULL = {"seed": 0, "sets": ["TST3", "TST4"], "systems_1992": list(SYSTEMS_1992),
-        "modern": list(MODERN), "grit": True}
+FULL = {"seed": 0, "sets": ["TST3", "TST4"], "systems_1992": list(MUC4_1992_SYSTEMS),
+        "modern": list(MUC4_MODERN), "grit": True}
 QUICK = {"seed": 0, "sets": ["TST3"], "systems_1992": ["GE", "NYU", "UMASS"],
          "modern": ["GTT", "DyGIE++"], "grit": True}
 
@@ -88,34 +82,14 @@ FIGURES = ("muc4_greedy_vs_exact.png",)
 TOL = 1e-9
 
 
-def paths_1992(root: Path, test_set: str, system: str):
-    d = root / "muc4" / "muc4_1992"
-    if test_set == "TST3":
-        return (d / "keys" / "key-tst3.v2", d / "responses" / "TST3" / f"{system}.response.tst3",
-                d / "results" / "extracted" / "final-history-nrad.tst3",
-                d / "results/extracted/scores-pass1.tst3.nrad" / system / "scores.tst3-pass1.nrad")
-    s = SYSTEMS_1992[system]
-    return (d / "keys" / "key-tst4.v2", d / "responses" / "TST4" / f"{s}-response.tst4",
-            d / "results" / "extracted" / "final-cumulative-hist.tst4",
-            d / "results/extracted/scores-pass1.tst4.nrad" / f"{s}-scores-pass1.tst4.nrad")
-
-
-@functools.lru_cache(maxsize=4)
-def key_and_history(key_p: Path, hist_p: Path):
-    """The keys and judgement history of a test set, read once per process."""
-    from exactalign.io import muc4 as io
-
-    return io.by_message(io.read_templates(key_p)), io.read_history(hist_p)
-
-
 def _rows_1992(root: Path, test_set: str, system: str) -> list[dict]:
     """The rows of one 1992 system on one test set (one instance)."""
     from exactalign.io import muc4 as io
     from exactalign.metrics import muc4
 
-    key_p, _, hist_p, _ = paths_1992(root, test_set, "GE")
-    keys, history = key_and_history(key_p, hist_p)
-    _, resp_p, _, rep_p = paths_1992(root, test_set, system)
+    key_p, _, hist_p, _ = muc4_1992_paths(root, test_set, "GE")
+    keys, history = muc4_1992_keys(key_p, hist_p)
+    _, resp_p, _, rep_p = muc4_1992_paths(root, test_set, system)
     resps = io.by_message(io.read_templates(resp_p))
     report = io.read_score_report(rep_p)
     rec = muc4.recorded_mapping(report)
@@ -176,22 +150,14 @@ def _check_1992(system, test_set, res) -> None:
                                       f"{a.counts.f1} beats exact {b.counts.f1}")
 
 
-@functools.lru_cache(maxsize=2)
-def gtt_gold(path: Path):
-    """The GTT gold of the test set, read once per process."""
-    from exactalign.io import gtt
-
-    return gtt.read_gold(path)
-
-
 def _rows_gtt(root: Path, system: str) -> list[dict]:
     """The GTT F1 and CEAF-RME rows of one modern system (one instance)."""
     from exactalign.io import gtt
     from exactalign.metrics import templates
 
     d = root / "muc4"
-    gold = gtt_gold(d / "gtt" / "test.json")
-    pred = gtt.read_predictions(d / MODERN[system])
+    gold = gtt_gold(root / GTT_TEST)
+    pred = gtt.read_predictions(d / MUC4_MODERN[system])
     res = {m: templates.score_gtt(gold, pred, m) for m in templates.GTT_METHODS}
     _check_gtt(system, res, "gtt")
     rows = _template_rows("gtt-f1", system, res)

@@ -72,6 +72,7 @@ import numpy as np
 
 from exactalign.core.result import Status
 from exactalign.data import resolve_data_dir
+from exactalign.data.pilot import tbf_pair
 from exactalign.io.tbf import parse_tbf, read_tbf
 from exactalign.metrics import nugget
 from exactalign.perturb.mentions import ErrorRates, perturb
@@ -214,16 +215,10 @@ def load(unit: dict):
         system = perturb(gold, rates_for(unit["profile"], unit["rate"]),
                          unit["perturb_seed"]).system
         return gold, system, None
-    mode = "token" if unit["tkn"] else "char"
-    gold = read_tbf(data.require(*unit["gold"].split("/")), mode=mode)
-    system = read_tbf(data.require(*unit["sys"].split("/")), mode=mode)
-    tables = None
-    if unit["tkn"]:
-        from exactalign.io.tbf import read_token_table, token_table_path
-
-        tdir = data.require(*unit["tkn"].split("/"))
-        tables = {d: read_token_table(token_table_path(tdir, d)) for d in gold.documents}
-    return gold, system, tables
+    for part in (unit["gold"], unit["sys"], unit["tkn"]):
+        if part:
+            data.require(*part.split("/"))  # a clear error naming a missing file
+    return tbf_pair(data.path, unit["gold"], unit["sys"], unit["tkn"])
 
 
 def _best_time(fn, repeats: int):

@@ -43,9 +43,17 @@ import numpy as np
 
 from exactalign.core.result import Status
 from exactalign.data import resolve_data_dir
+from exactalign.data.pilot import (
+    GTT_TEST,
+    MUC4_1992_SYSTEMS,
+    MUC4_MODERN,
+    gtt_gold,
+    muc4_1992_keys,
+    muc4_1992_paths,
+)
 from exactalign.significance import approximate_randomization, paired_bootstrap, score
 
-from . import muc4_gap, nugget_gap
+from . import nugget_gap
 from .runner import ExperimentError, parallel_map
 
 NAME = "robustness"
@@ -64,7 +72,7 @@ SEEDING = ("every test uses numpy.random.default_rng(config['seed']) (the same r
            "hill-climbing: one random.Random(config['seed']) per parser")
 
 FULL = {"seed": 0, "samples": 10_000, "alpha": 0.05, "sets": ["TST3", "TST4"],
-        "systems_1992": list(muc4_gap.SYSTEMS_1992), "modern": list(muc4_gap.MODERN),
+        "systems_1992": list(MUC4_1992_SYSTEMS), "modern": list(MUC4_MODERN),
         "nugget_systems": True, "nugget_rates": [0.1, 0.2, 0.3, 0.4], "nugget_seeds": 2,
         "amr": True, "temporal": True, "smatch_restarts": 4}
 QUICK = {**FULL, "samples": 2_000, "sets": ["TST3"], "systems_1992": ["GE", "NYU", "UMASS"],
@@ -114,9 +122,9 @@ def _muc1992(root: Path, test_set: str, system: str) -> list[dict]:
     from exactalign.metrics import muc4
     from exactalign.metrics.muc4.guidelines import Judge
 
-    key_p, _, hist_p, _ = muc4_gap.paths_1992(root, test_set, "GE")
-    keys, history = muc4_gap.key_and_history(key_p, hist_p)
-    _, resp_p, _, _ = muc4_gap.paths_1992(root, test_set, system)
+    key_p, _, hist_p, _ = muc4_1992_paths(root, test_set, "GE")
+    keys, history = muc4_1992_keys(key_p, hist_p)
+    _, resp_p, _, _ = muc4_1992_paths(root, test_set, system)
     resps = io.by_message(io.read_templates(resp_p))
     counts = {"muc1992": [], "exact": []}
     lo = dict.fromkeys(("COR", "PAR"), 0.0)
@@ -163,8 +171,8 @@ def _gtt(root: Path, system: str) -> list[dict]:
     from exactalign.io import gtt
     from exactalign.metrics import templates
 
-    gold = muc4_gap.gtt_gold(root / "muc4" / "gtt" / "test.json")
-    pred = gtt.read_predictions(root / "muc4" / muc4_gap.MODERN[system])
+    gold = gtt_gold(root / GTT_TEST)
+    pred = gtt.read_predictions(root / "muc4" / MUC4_MODERN[system])
     out = []
     for panel, metric, score_fn, methods in (
             ("muc4-gtt template F1", "GTT template F1",

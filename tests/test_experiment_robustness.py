@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from exactalign.data import resolve_data_dir
+from exactalign.data.pilot import muc4_1992_keys, muc4_1992_paths
 from exactalign.io.tbf import read_tbf
 from exactalign.metrics import muc4, nugget
-from experiments import muc4_gap, robustness
+from experiments import robustness
 
 CONFIG = {"seed": 0, "samples": 2_000, "alpha": 0.05}
 
@@ -113,9 +114,9 @@ def _tables(test_set: str, system: str):
     from exactalign.io import muc4 as io
     from exactalign.metrics.muc4.guidelines import Judge
 
-    key_p, _, hist_p, _ = muc4_gap.paths_1992(data.path, test_set, "GE")
-    keys, history = muc4_gap.key_and_history(key_p, hist_p)
-    _, resp_p, _, _ = muc4_gap.paths_1992(data.path, test_set, system)
+    key_p, _, hist_p, _ = muc4_1992_paths(data.path, test_set, "GE")
+    keys, history = muc4_1992_keys(key_p, hist_p)
+    _, resp_p, _, _ = muc4_1992_paths(data.path, test_set, system)
     resps = io.by_message(io.read_templates(resp_p))
     for msg, ks in keys.items():
         full = muc4.message_table(msg, ks, resps.get(msg, []), Judge(msg, history), "muc1992",

@@ -114,9 +114,9 @@ _KEYS: dict = {}
 
 
 def _load(test_set: str, system: str):
-    from experiments.muc4_gap import paths_1992
+    from exactalign.data.pilot import muc4_1992_paths
 
-    key_p, resp_p, hist_p, rep_p = paths_1992(_root().parent.parent, test_set, system)
+    key_p, resp_p, hist_p, rep_p = muc4_1992_paths(_root().parent.parent, test_set, system)
     if test_set not in _KEYS:
         _KEYS[test_set] = (io.by_message(io.read_templates(key_p)), io.read_history(hist_p))
     keys, history = _KEYS[test_set]

@@ -1,9 +1,12 @@
-"""The pilot data's sets, named once: which files pair with which, independent of the recorded
-reference values (``amr/reference/*.json`` are recorded, not fetchable: a fetched cache has the
-AMR files but not them, and the pairs must not depend on them)."""
+"""The pilot data's layout, named once: the experiments (and tests) find and read pilot files
+through this module -- which files pair with which (independent of the recorded reference
+values: ``amr/reference/*.json`` and the like are not fetchable, so a fetched cache has the AMR
+files without them, and the pairs must not depend on them), the MUC-4 1992 layout and systems,
+the modern template fillers, and the readers that cache what several experiments read."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import NamedTuple
@@ -61,3 +64,73 @@ def conll_test_pairs(base: Path) -> list[tuple[str, str]]:
         if case and n.isdigit() and (base / "DataFiles" / f"{case}.key").is_file():
             pairs.append((f"DataFiles/{case}.key", f"DataFiles/{resp.name}", int(n)))
     return [(k, r) for k, r, _ in sorted(pairs, key=lambda p: (p[0], p[2]))]
+
+
+# --------------------------------------------------------------------------------------------
+# MUC-4: the 1992 distribution and the modern template fillers
+# --------------------------------------------------------------------------------------------
+#: The 17 systems of the 1992 evaluation: TST3 directory name -> TST4 file prefix.
+MUC4_1992_SYSTEMS = {
+    "BBN": "bbn", "GE": "ge", "GE-CMU": "ge-cmu", "HUGHES": "hughes", "LSI": "lsi",
+    "MDC": "mdc", "MITRE": "mitre", "NMSU": "nm-br", "NYU": "nyu", "PARAMAX": "pmax",
+    "PRC": "prc", "SRA": "sra", "SRI": "sri", "SYNCH": "um-cq", "UMASS": "umass",
+    "UMICH": "umich", "USC": "usc"}
+#: Modern template fillers in GTT format: system -> prediction file under ``muc4/``.
+MUC4_MODERN = {"GTT": "gtt/preds_gtt.out", "DyGIE++": "das2022/dygie_muc_preds.out",
+               "GE-1992": "das2022/ge_output.json", "NYU-1992": "das2022/nyu_output.json",
+               "SRI-1992": "das2022/sri_output.json", "UMass-1992": "das2022/umass_output.json",
+               "IterX-bert-base": "iterx/bert-base/preds.test.jsonlines",
+               "IterX-bart-base": "iterx/bart-base/preds.test.jsonlines",
+               "IterX-bart-large": "iterx/bart-large/preds.test.jsonlines",
+               "IterX-t5-large": "iterx/t5-large-enc/preds.test.jsonlines"}
+#: The GTT-format gold of the MUC-4 test set, under the data directory.
+GTT_TEST = "muc4/gtt/test.json"
+
+
+def muc4_1992_paths(root: Path, test_set: str, system: str) -> tuple[Path, Path, Path, Path]:
+    """``(key, response, judgement history, official score report)`` of a 1992 ``system`` on
+    ``test_set`` (``TST3`` or ``TST4``) under the data directory ``root``."""
+    d = root / "muc4" / "muc4_1992"
+    extracted = d / "results" / "extracted"
+    if test_set == "TST3":
+        return (d / "keys" / "key-tst3.v2", d / "responses" / "TST3" / f"{system}.response.tst3",
+                extracted / "final-history-nrad.tst3",
+                extracted / "scores-pass1.tst3.nrad" / system / "scores.tst3-pass1.nrad")
+    s = MUC4_1992_SYSTEMS[system]
+    return (d / "keys" / "key-tst4.v2", d / "responses" / "TST4" / f"{s}-response.tst4",
+            extracted / "final-cumulative-hist.tst4",
+            extracted / "scores-pass1.tst4.nrad" / f"{s}-scores-pass1.tst4.nrad")
+
+
+@functools.lru_cache(maxsize=4)
+def muc4_1992_keys(key_p: Path, hist_p: Path):
+    """``(keys by message, judgement history)`` of a test set, read once per process."""
+    from ..io import muc4 as io
+
+    return io.by_message(io.read_templates(key_p)), io.read_history(hist_p)
+
+
+@functools.lru_cache(maxsize=2)
+def gtt_gold(path: Path):
+    """A GTT-format gold file (:data:`GTT_TEST`), read once per process."""
+    from ..io import gtt
+
+    return gtt.read_gold(path)
+
+
+# --------------------------------------------------------------------------------------------
+# event nuggets
+# --------------------------------------------------------------------------------------------
+def tbf_pair(root: Path, gold: str, system: str, tkn: str | None = None):
+    """``(gold, system, token tables)`` of two TBF files under ``root`` (paths relative to it),
+    read in token mode with the token tables of folder ``tkn`` when given, else in character
+    mode (tables ``None``)."""
+    from ..io.tbf import read_tbf, read_token_table, token_table_path
+
+    mode = "token" if tkn else "char"
+    g = read_tbf(root / gold, mode=mode)
+    s = read_tbf(root / system, mode=mode)
+    tables = None
+    if tkn:
+        tables = {d: read_token_table(token_table_path(root / tkn, d)) for d in g.documents}
+    return g, s, tables
