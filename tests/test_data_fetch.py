@@ -46,7 +46,7 @@ def sha(data: bytes) -> str:
 def test_registry_is_complete_and_consistent():
     assert len(REG.files) == 653
     counts = {k: sum(e.kind == k for e in REG.files.values()) for k in KINDS}
-    assert counts == {"fetched": 561, "extracted": 70, "derived": 3, "recorded": 19}
+    assert counts == {"fetched": 561, "extracted": 70, "derived": 9, "recorded": 13}
     for repo, src in REG.sources.items():
         assert re.fullmatch(r"[0-9a-f]{40}", src["commit"]), repo
     for e in REG.files.values():
@@ -365,6 +365,80 @@ our @TestCases = (
 """
     with pytest.raises(ValueError):  # Perl it does not read is refused, not guessed
         recipes.conll_expected_json('our @TestCases = ({ id => "$x" });')
+
+
+def _recipe_registry(tmp_path, recipe_names):
+    """A registry of one fetched input file and the outputs of ``recipe_names`` (test recipes
+    registered in ``recipes.RECIPES`` by the caller), with a file:// mirror holding the input
+    and a download ``src.txt`` the recipes read."""
+    from exactalign.data.registry import Download
+
+    src, data = b"source\n", b"input\n"
+    commit = "c" * 40
+    m = tmp_path / "m" / "o" / "r" / commit
+    m.mkdir(parents=True)
+    (m / "src.txt").write_bytes(src)
+    (m / "in.txt").write_bytes(data)
+    files = {"x/in.txt": Entry("x/in.txt", sha(data), len(data), "fetched", "o/r", "in.txt")}
+    for name in recipe_names:
+        out = f"x/{name}.out"
+        expect = src + data + name.encode()
+        files[out] = Entry(out, sha(expect), len(expect), "derived", "o/r", recipe=name)
+    reg = Registry("x", {"o/r": {"commit": commit, "licence": None}},
+                   {"o/r:src.txt": Download("o/r", "src.txt", sha(src), len(src))}, files)
+    return reg, (tmp_path / "m").as_uri()
+
+
+def test_recipes_run_after_what_they_need_and_skip_when_they_cannot(tmp_path, monkeypatch):
+    def build(name):
+        return lambda read, root: {f"x/{name}.out": read("src.txt")
+                                   + (root / "x" / "in.txt").read_bytes() + name.encode()}
+
+    monkeypatch.setitem(recipes.RECIPES, "runs", recipes.Recipe(
+        "o/r", ("src.txt",), build("runs"), needs=("x/in.txt",)))
+    monkeypatch.setitem(recipes.RECIPES, "cannot", recipes.Recipe(
+        "o/r", ("src.txt",), build("cannot"), needs=("x/in.txt",),
+        requires=lambda: "needs a peer this machine lacks"))
+    reg, url = _recipe_registry(tmp_path, ["runs", "cannot"])
+    report = fetching.fetch(tmp_path / "d", base=url, registry=reg)
+    assert report.failed == [] and report.placed == {"fetched": 1, "extracted": 0, "derived": 1}
+    assert report.skipped == [("x/cannot.out", "needs a peer this machine lacks")]
+    assert (tmp_path / "d" / "x" / "runs.out").read_bytes() == b"source\ninput\nruns"
+    assert not (tmp_path / "d" / "x" / "cannot.out").exists()
+    # a recipe whose output differs from the registry's bytes is an error, and writes nothing
+    monkeypatch.setitem(recipes.RECIPES, "runs", recipes.Recipe(
+        "o/r", ("src.txt",), lambda read, root: {"x/runs.out": b"drifted"}, needs=("x/in.txt",)))
+    report = fetching.fetch(tmp_path / "e", base=url, registry=reg, only=["x/runs.out",
+                                                                         "x/in.txt"])
+    assert [f for f, _ in report.failed] == ["x/runs.out"] and "sha256" in report.failed[0][1]
+    assert not (tmp_path / "e" / "x" / "runs.out").exists()
+
+
+def test_python2_is_found_only_when_it_runs(tmp_path, monkeypatch):
+    fake = tmp_path / "python2.7"
+    fake.write_text("#!/bin/sh\nexit 1\n")  # a shim that cannot run Python 2.7
+    fake.chmod(0o755)
+    monkeypatch.setenv("EXACTALIGN_PYTHON2", str(fake))
+    assert recipes.python2() is None
+    assert "Python 2.7" in recipes._needs_python2()
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    assert recipes.python2() == str(fake) and recipes._needs_python2() is None
+    monkeypatch.setenv("EXACTALIGN_PYTHON2", str(tmp_path / "absent"))
+    assert recipes.python2() is None
+
+
+def test_evmeval_recipes_cover_the_official_reports():
+    """Every official v1.8 report whose inputs a fetch can have is derived by running the
+    scorer; the ones left recorded are on the perturbed systems (recorded) and the coref log."""
+    official = {p for p in REG.files if "official-v1.8" in p}
+    derived = {p for p in official if REG.files[p].kind == "derived"}
+    assert derived == set(recipes.EVMEVAL_RUNS) | set(recipes.EVMEVAL_COREF_RUNS)
+    assert {p for p in official - derived} == {
+        "nugget/evmeval/official-v1.8/char_based.system_A.coref",
+        *(f"nugget/ace-dev/perturbed/system{k}.official-v1.8.scores" for k in (1, 2, 3))}
+    for name in ("evmeval-v1.8", "evmeval-v1.8-coref"):
+        for need in recipes.RECIPES[name].needs:  # every input is itself obtainable
+            assert all(e.kind != "recorded" for e in select(REG, [need])), need
 
 
 # --------------------------------------------------------------------------------------------

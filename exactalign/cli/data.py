@@ -52,6 +52,8 @@ def _fetch(args: argparse.Namespace) -> int:
         raise InputError(f"--dest {args.dest}: not a directory")
     report = fetching.fetch(dest, only=args.only, base=args.base_url, jobs=args.downloads,
                             progress=fetching.log)
+    for file, reason in report.skipped:
+        fetching.log(f"exactalign: skipped {file}: {reason}")
     for file, problem in report.failed:
         fetching.log(f"exactalign: error: {file}: {problem}")
     if args.json:
@@ -60,7 +62,8 @@ def _fetch(args: argparse.Namespace) -> int:
         placed = report.placed
         print(f"{dest}: {report.selected} registry files selected; {report.present} already "
               f"verified; now {placed['fetched']} fetched, {placed['extracted']} extracted from "
-              f"archives, {placed['derived']} rebuilt by recipes; {len(report.recorded)} "
+              f"archives, {placed['derived']} rebuilt by recipes; {len(report.skipped)} "
+              f"skipped (their recipe cannot run here: see above); {len(report.recorded)} "
               f"recorded only (no public source); {len(report.failed)} failed "
               f"({report.seconds:.1f} s)")
         if not args.dest:

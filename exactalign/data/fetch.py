@@ -17,6 +17,7 @@ import gzip
 import io
 import json
 import shutil
+import subprocess
 import sys
 import tarfile
 import time
@@ -46,6 +47,7 @@ class Report:
     placed: dict = field(default_factory=lambda: {"fetched": 0, "extracted": 0, "derived": 0})
     recorded: list = field(default_factory=list)  # recorded files selected (not fetchable)
     failed: list = field(default_factory=list)  # (pilot path or download, message)
+    skipped: list = field(default_factory=list)  # (pilot path, why its recipe cannot run here)
     seconds: float = 0.0
 
     def to_dict(self) -> dict:
@@ -53,6 +55,7 @@ class Report:
                 "present": self.present, "placed": dict(self.placed),
                 "recorded": list(self.recorded),
                 "failed": [{"file": f, "problem": m} for f, m in self.failed],
+                "skipped": [{"file": f, "reason": m} for f, m in self.skipped],
                 "seconds": round(self.seconds, 3)}
 
 
@@ -168,6 +171,8 @@ def fetch(dest: Path, *, only: list[str] | None = None, base: str | None = None,
                 f"{e.repo}:{e.source} (archive of {e.path} and others)")
         else:
             recipe = recipes.RECIPES[e.recipe]
+            if recipe.requires is not None and recipe.requires() is not None:
+                continue  # skipped below, with the reason
             for p in recipe.reads:
                 names[_download_name(reg, recipe.repo, p)] = (
                     reg.url(recipe.repo, p, base), reg.downloads[f"{recipe.repo}:{p}"].sha256,
@@ -215,21 +220,30 @@ def fetch(dest: Path, *, only: list[str] | None = None, base: str | None = None,
         except (InputError, OSError, tarfile.TarError, EOFError, ValueError) as exc:
             report.failed.append((e.path, f"{exc} ({reg.origin(e)})"))
     derived = [e for e in todo if e.kind == "derived"]
-    for name in sorted({e.recipe for e in derived}):
-        recipe = recipes.RECIPES[name]
+    for name in [n for n in recipes.RECIPES if any(e.recipe == n for e in derived)]:
+        recipe = recipes.RECIPES[name]  # in RECIPES' order: a recipe may need another's output
         targets = [e for e in derived if e.recipe == name]
+        why = recipe.requires() if recipe.requires is not None else None
+        if why is not None:
+            report.skipped += [(e.path, why) for e in targets]
+            continue
         try:
             missing = [p for p in recipe.reads
                        if _download_name(reg, recipe.repo, p) in failed_names]
             if missing:
                 raise InputError(f"{len(missing)} of its inputs could not be fetched "
                                  f"(first: {recipe.repo}:{missing[0]})")
+            needed = select(reg, list(recipe.needs)) if recipe.needs else []
+            absent = [p for p, state in check(dest, needed).items() if state != "verified"]
+            if absent:
+                raise InputError(f"needs {len(absent)} pilot files not in place (first: "
+                                 f"{absent[0]})")
             built = recipe.build(
-                lambda p, r=recipe: (dest / _download_name(reg, r.repo, p)).read_bytes())
+                lambda p, r=recipe: (dest / _download_name(reg, r.repo, p)).read_bytes(), dest)
             for e in targets:
                 _place(dest, e, built[e.path])
                 report.placed["derived"] += 1
-        except (InputError, OSError, KeyError, ValueError) as exc:
+        except (InputError, OSError, KeyError, ValueError, subprocess.SubprocessError) as exc:
             for e in targets:
                 report.failed.append((e.path, f"{exc} ({reg.origin(e)})"))
     report.seconds = time.perf_counter() - started

@@ -31,6 +31,14 @@ integers and other numbers as Perl prints them (``%.15g``: ``1/3`` -> ``0.333333
 hash keys sorted at every level, lists in source order, three spaces of indent and ``" : "``.
 The parser reads only this file's subset of Perl (hashes, arrays, strings without
 interpolation, numbers and ``+ - * /``) and refuses anything else.
+
+``evmeval-v1.8`` and ``evmeval-v1.8-coref``: the official outputs of EvmEval's
+``scorer_v1.8.py`` on the pilot's nugget inputs (the four token-based demo systems, the ACE-2005
+dev system; the char-based demo system with its coreference scores), made by running that scorer
+-- downloaded from EvmEval at the pinned commit, with the CoNLL scorer it calls for
+coreference -- under Python 2.7 (``$EXACTALIGN_PYTHON2``, else ``python2.7``/``python2`` on PATH;
+Perl too for the coreference one). Byte-identical to the recorded outputs. Without Python 2.7
+the recipe is skipped (said so), not failed.
 """
 
 from __future__ import annotations
@@ -39,8 +47,13 @@ import ast
 import json
 import math
 import operator
+import os
 import re
+import shutil
+import subprocess
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import NamedTuple
 
 ACE_SPAN_DIR = "util/visualization/corpus/ace_dev/span"
@@ -319,16 +332,117 @@ def conll_expected(read: Callable[[str], bytes]) -> dict[str, bytes]:
             conll_expected_json(read(CONLL_CONFIG).decode("utf-8"))}
 
 
+# ------------------------------------------------------------------ evmeval-v1.8
+#: The scorer's own modules (EvmEval at the pinned commit) and the CoNLL scorer it runs for
+#: coreference (``-c``).
+EVMEVAL_SCORER = ("scorer_v1.8.py", "config.py", "conll_coref.py", "temporal.py", "utils.py")
+EVMEVAL_CONLL = tuple(
+    f"reference-coreference-scorers-8.01/{p}" for p in (
+        "scorer.pl", "lib/CorScorer.pm", "lib/Cwd.pm", "lib/Data/Dumper.pm",
+        "lib/Math/Combinatorics.pm", "lib/Algorithm/Munkres.pm"))
+_DEMO = "nugget/evmeval/scoring_demo"
+_TKN = f"{_DEMO}/token_based/tkn"
+#: official output -> (gold, system, token folder or None), paths in the data directory.
+EVMEVAL_RUNS = {
+    **{f"nugget/evmeval/official-v1.8/token_based.sample_system_{x}.scores":
+       (f"{_DEMO}/token_based/gold.tbf", f"{_DEMO}/token_based/sample_system_{x}.tbf", _TKN)
+       for x in "ABCD"},
+    "nugget/ace-dev/official-v1.8.scores":
+        ("nugget/ace-dev/gold.tbf", "nugget/ace-dev/system.tbf", None),
+}
+EVMEVAL_COREF_RUNS = {
+    "nugget/evmeval/official-v1.8/char_based.system_A.scores":
+        (f"{_DEMO}/char_based/gold.tbf", f"{_DEMO}/char_based/system_A.tbf", None),
+}
+
+
+def python2() -> str | None:
+    """A working Python 2.7: ``$EXACTALIGN_PYTHON2``, else ``python2.7`` or ``python2`` on
+    PATH -- each tried (a pyenv shim of a version not selected fails), ``None`` without one."""
+    env = os.environ.get("EXACTALIGN_PYTHON2")
+    for cand in ([env] if env else [shutil.which("python2.7"), shutil.which("python2")]):
+        if not cand:
+            continue
+        try:
+            ok = subprocess.run([cand, "-c", "import sys; sys.exit(sys.version_info[:2] != "
+                                 "(2, 7))"], capture_output=True, timeout=30).returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            ok = False
+        if ok:
+            return cand
+    return None
+
+
+def _needs_python2() -> str | None:
+    return None if python2() else ("needs Python 2.7 to run EvmEval's scorer_v1.8.py (set "
+                                   "$EXACTALIGN_PYTHON2 or put python2.7 on PATH)")
+
+
+def _needs_python2_and_perl() -> str | None:
+    return _needs_python2() or (None if shutil.which("perl") else
+                                "needs Perl for the CoNLL scorer EvmEval runs (-c)")
+
+
+def _run_evmeval(read: Callable[[str], bytes], root: Path, runs: dict, files: tuple[str, ...],
+                 coref: bool) -> dict[str, bytes]:
+    py2 = python2()
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="exactalign-evmeval-") as tmp:
+        for p in files:
+            target = Path(tmp, p)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(read(p))
+        for name, (gold, system, tkn) in runs.items():
+            argv = [py2, "scorer_v1.8.py", "-g", str(root / gold), "-s", str(root / system),
+                    "-o", str(Path(tmp, "out.scores"))]
+            if tkn:
+                argv += ["-t", str(root / tkn)]
+            if coref:
+                argv += ["-c", str(Path(tmp, "out.coref"))]
+            p = subprocess.run(argv, cwd=tmp, capture_output=True, timeout=900)
+            if p.returncode != 0:
+                tail = p.stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
+                raise ValueError(f"scorer_v1.8.py exited {p.returncode}: {tail[0][:200]}")
+            out[name] = Path(tmp, "out.scores").read_bytes()
+    return out
+
+
+def evmeval_official(read: Callable[[str], bytes], root: Path) -> dict[str, bytes]:
+    """EvmEval v1.8's reports on the token-based demo systems and the ACE-2005 dev system."""
+    return _run_evmeval(read, root, EVMEVAL_RUNS, EVMEVAL_SCORER, coref=False)
+
+
+def evmeval_official_coref(read: Callable[[str], bytes], root: Path) -> dict[str, bytes]:
+    """EvmEval v1.8's report on the char-based demo system, coreference included."""
+    return _run_evmeval(read, root, EVMEVAL_COREF_RUNS, EVMEVAL_SCORER + EVMEVAL_CONLL,
+                        coref=True)
+
+
+def _inputs(runs: dict) -> tuple[str, ...]:
+    return tuple(sorted({p for run in runs.values() for p in run if p}))
+
+
 class Recipe(NamedTuple):
     repo: str
     reads: tuple[str, ...]  # paths in ``repo``, each a registry download
-    build: Callable[[Callable[[str], bytes]], dict[str, bytes]]
+    #: ``build(read, root)``: ``read`` a download's bytes, ``root`` the data directory (where
+    #: :attr:`needs` are in place) -> {pilot path: bytes}
+    build: Callable[[Callable[[str], bytes], Path], dict[str, bytes]]
+    needs: tuple[str, ...] = ()  # pilot files or folders that must be in place first
+    requires: Callable[[], str | None] | None = None  # why it cannot run here (None: it can)
 
 
 RECIPES: dict[str, Recipe] = {
     "ace-dev": Recipe("hunterhector/EvmEval",
                       tuple(f"{ACE_SPAN_DIR}/{doc}_{suffix}.json"
-                            for _, suffix, _ in ACE_SIDES for doc in ACE_DOCS), ace_dev),
+                            for _, suffix, _ in ACE_SIDES for doc in ACE_DOCS),
+                      lambda read, root: ace_dev(read)),
     "conll-expected": Recipe("conll/reference-coreference-scorers", (CONLL_CONFIG,),
-                             conll_expected),
+                             lambda read, root: conll_expected(read)),
+    # after ace-dev: it needs nugget/ace-dev/{gold,system}.tbf in place
+    "evmeval-v1.8": Recipe("hunterhector/EvmEval", EVMEVAL_SCORER, evmeval_official,
+                           _inputs(EVMEVAL_RUNS), _needs_python2),
+    "evmeval-v1.8-coref": Recipe("hunterhector/EvmEval", EVMEVAL_SCORER + EVMEVAL_CONLL,
+                                 evmeval_official_coref, _inputs(EVMEVAL_COREF_RUNS),
+                                 _needs_python2_and_perl),
 }
