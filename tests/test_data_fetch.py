@@ -86,9 +86,13 @@ def test_registry_matches_every_pilot_file():
     assert on_disk <= set(REG.files)
     st = fetching.status(PILOT, REG)
     assert st["verified"] == len(on_disk) and st["mismatched"] == []
-    # a complete copy (../shared/pilot), or a fetched one: only the recorded files missing
+    # a complete copy (../shared/pilot), or a fetched one: only the recorded files missing,
+    # and the derived ones whose recipe cannot run here (EvmEval's without Python 2.7)
     missing = set(REG.files) - on_disk
-    assert not missing or {REG.files[p].kind for p in missing} == {"recorded"}
+    for p in missing:
+        e = REG.files[p]
+        assert e.kind == "recorded" or (e.kind == "derived"
+                                        and recipes.RECIPES[e.recipe].requires is not None), p
     if SHARED.is_dir() and PILOT == SHARED:
         assert on_disk == set(REG.files) and st["verified"] == 653
 

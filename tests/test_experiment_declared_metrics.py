@@ -193,8 +193,12 @@ def test_quick_run_smatch_grit_summary_and_figure(quick):
     rows = read_rows(quick / "declared_metrics" / "rows.csv")
     sm = [r for r in rows if r["metric"] == "smatch"]
     assert {r["system"] for r in sm} == {"JAMR", "CAMR"}
-    assert all(r["reference_match"] is True and r["documents"] == 103 for r in sm)
-    assert all(r["exact_f1"] == pytest.approx(r["reference_f1"], abs=1e-12) for r in sm)
+    assert all(r["documents"] == 103 for r in sm)
+    if (resolve_data_dir().path / "amr" / "reference").is_dir():
+        assert all(r["reference_match"] is True for r in sm)
+        assert all(r["exact_f1"] == pytest.approx(r["reference_f1"], abs=1e-12) for r in sm)
+    else:  # a fetched cache: the recorded references are absent, and the rows say so
+        assert all(r["reference_f1"] is None and "absent" in r["note"] for r in sm)
     (grit,) = [r for r in rows if r["dataset"] == "grit-ree" and r["metric"] == "ceaf-ree"]
     assert round(100 * grit["exact_f1"], 2) == 54.50 and grit["reference_match"] is True
     assert (quick / "declared_metrics" / "gap_by_metric.png").read_bytes()[:4] == b"\x89PNG"

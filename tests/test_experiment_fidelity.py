@@ -23,6 +23,15 @@ DATA = resolve_data_dir()
 needs_pilot = pytest.mark.skipif(not DATA.available, reason="pilot data not available")
 
 
+#: A fetched cache lacks the recorded files (exactalign.data.registry): the official numbers
+#: of TE3, GTT and GRIT (MANIFEST.md), and without Python 2.7 EvmEval's reports.
+needs_recorded = pytest.mark.skipif(
+    not DATA.available or not (DATA.path / "MANIFEST.md").is_file()
+    or not all((DATA.path / "nugget" / k).is_file() for k in fidelity.NUGGET_CASES),
+    reason="recorded pilot files absent (a fetched cache): not every family has its "
+           "official numbers")
+
+
 def _have(*folders: str) -> bool:
     return DATA.available and all((DATA.path / f).is_dir() for f in folders)
 
@@ -136,6 +145,7 @@ def _rows(out: Path, family_key: str) -> list[dict]:
 
 @pytest.mark.pilot
 @needs_pilot
+@needs_recorded
 def test_quick_run_writes_rows_summary_and_figure(quick):
     rows = read_rows(quick / "fidelity" / "rows.csv")
     assert rows and not any(r["error"] for r in rows)
@@ -152,6 +162,7 @@ def test_quick_run_writes_rows_summary_and_figure(quick):
 
 @pytest.mark.pilot
 @pytest.mark.skipif(not _have("nugget"), reason="pilot nugget/ not available")
+@needs_recorded
 def test_every_evmeval_number_matches(quick):
     rows = _rows(quick, "evmeval")
     pilot = [r for r in rows if "recorded" not in r["source"]]

@@ -43,11 +43,11 @@ class DataDir:
     def describe(self) -> str:
         if self.path is None:
             if self.source != "synthetic":
-                return (f"pilot data switched off ({self.source}): using synthetic instances "
-                        "from exactalign's own generator")
+                return (f"pilot data switched off ({self.source}): experiments use their "
+                        "synthetic instances where they have them")
             return ("no pilot data found ($EXACTALIGN_DATA unset, no ../shared/pilot next to the "
-                    "checkout, nothing fetched: run `exactalign data fetch`): using synthetic "
-                    "instances from exactalign's own generator")
+                    "checkout, nothing fetched: run `exactalign data fetch`): experiments use "
+                    "their synthetic instances where they have them")
         return f"pilot data from {self.path} (via {self.source})"
 
     def require(self, *parts: str) -> Path:
