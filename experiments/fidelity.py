@@ -70,7 +70,7 @@ DATA_SOURCE = ("pilot data: the official outputs in nugget/, coref/, temporal/ (
                "and amr/reference/, plus toolkit runs "
                "recorded in the tests; without it, one row saying there is nothing to compare")
 #: The paths under the data directory this experiment reads (its meta.json records their digest).
-DATA_READS = ("MANIFEST.md", "nugget", "coref/conll-reference-scorer-tests",
+DATA_READS = ("nugget", "coref/conll-reference-scorer-tests",
               "temporal/te3-platinum", "temporal/tbdense", "muc4", "amr/reference",
               "amr/lpp-test-jamr-camr", "amr/lpp-two-parsers", "amr/bamboo-sts-test")
 SEEDING = "deterministic: no randomness (config['seed'] is not used)"
@@ -199,14 +199,14 @@ def row(family: str, dataset: str, system: str, metric: str, official, ours, tol
             "match": bool(match), "note": note or None, "source": source, "error": None}
 
 
-#: Recorded pilot files (not fetchable: exactalign.data.registry) the official numbers of a
-#: family are read from; a fetched cache lacks them, and the family then gets an absent row.
-OFFICIAL_FILES = {"conll": "coref/conll-reference-scorer-tests/expected_values.json",
-                  "te3": "MANIFEST.md", "gtt": "MANIFEST.md", "grit": "MANIFEST.md"}
+#: Pilot files the official numbers of a family are read from; a data directory without one
+#: (a partial fetch) gives the family an absent row. (The TE3, GTT and GRIT numbers stated in the
+#: recorded MANIFEST.md are transcribed in exactalign.testing.recorded.)
+OFFICIAL_FILES = {"conll": "coref/conll-reference-scorer-tests/expected_values.json"}
 
 
 def absent_row(family: str, folder: str | None) -> dict:
-    what = (f"pilot file {folder} absent (recorded, not fetchable)"
+    what = (f"pilot file {folder} absent"
             if folder in OFFICIAL_FILES.values() else f"pilot folder {folder} absent"
             if folder else "no pilot data ($EXACTALIGN_DATA unset, no ../shared/pilot)")
     return {"family": family, "dataset": None, "system": None, "metric": "(data absent)",
@@ -371,7 +371,7 @@ def _rows_te3(root: Path, run: str, recorded: bool) -> list[dict]:
 
     fam = FAMILIES["te3"][0]
     base = root / "temporal" / "te3-platinum"
-    official = te3_official((root / "MANIFEST.md").read_text())
+    official = peer_runs.TE3_OFFICIAL  # MANIFEST.md's numbers (a test pins the transcription)
     if run not in official:
         raise ValueError(f"MANIFEST.md gives no TempEval-3 toolkit score for {run}")
     gold = read_timeml_dir(base / "gold")
@@ -536,40 +536,37 @@ def _rows_muc4(root: Path, test_set: str, system: str) -> list[dict]:
     return out
 
 
-# ---------------------------------------------------------------- GTT, GRIT (MANIFEST.md)
-_GTT = re.compile(rf"GTT's own evaluation gives\s+P\s+{_N}\s*/\s*R\s+{_N}\s*/\s*F1\s+{_N}")
-_GRIT = re.compile(rf"CEAF-REE\s+F1\s+{_N}")
+# ------------------------------------------------ GTT, GRIT (MANIFEST.md, as transcribed)
+#: How MANIFEST.md states them (the test that pins the transcription reads it with these).
+GTT_STATED = re.compile(rf"GTT's own evaluation gives\s+P\s+{_N}\s*/\s*R\s+{_N}\s*/\s*F1\s+"
+                        rf"{_N}")
+GRIT_STATED = re.compile(rf"CEAF-REE\s+F1\s+{_N}")
 
 
 def _rows_gtt(root: Path) -> list[dict]:
     from exactalign.io import gtt
     from exactalign.metrics import templates
 
-    m = _GTT.search((root / "MANIFEST.md").read_text())
-    if m is None:
-        raise ValueError("MANIFEST.md gives no GTT evaluation score")
     d = root / "muc4" / "gtt"
     o = templates.score_gtt(gtt.read_gold(d / "test.json"),
                             gtt.read_predictions(d / "preds_gtt.out"), "gtt").overall
     return [row(FAMILIES["gtt"][0], "MUC-4 test (gtt/test.json)", "GTT", f"template {name}",
                 float(v), 100 * u, half_unit(v), "MANIFEST.md (GTT eval.py)")
-            for name, v, u in zip(("P", "R", "F1"), m.groups(), (o.precision, o.recall, o.f1),
-                                  strict=True)]
+            for name, v, u in zip(("P", "R", "F1"), peer_runs.GTT_OFFICIAL,
+                                  (o.precision, o.recall, o.f1), strict=True)]
 
 
 def _rows_grit(root: Path) -> list[dict]:
     from exactalign.io import gtt
     from exactalign.metrics import templates
 
-    m = _GRIT.search((root / "MANIFEST.md").read_text())
-    if m is None:
-        raise ValueError("MANIFEST.md gives no GRIT CEAF-REE score")
+    f1 = peer_runs.GRIT_CEAF_REE_F1
     d = root / "muc4" / "grit"
     s = templates.ceaf_ree(gtt.read_ree_gold(d / "test_ree.json"),
                            gtt.read_ree_predictions(d / "preds_s_t.out"), "strict", "exact")
     return [row(FAMILIES["grit"][0], "MUC-4 test (grit/test_ree.json)", "GRIT",
-                "CEAF-REE F1 (phi_strict)", float(m.group(1)), 100 * s.overall.f1,
-                half_unit(m.group(1)), "MANIFEST.md (GRIT eval.py)")]
+                "CEAF-REE F1 (phi_strict)", float(f1), 100 * s.overall.f1,
+                half_unit(f1), "MANIFEST.md (GRIT eval.py)")]
 
 
 _RME = re.compile(r"doc_id=(\S+)\s.*prec=([\d.]+)\s+rec=([\d.]+)")
@@ -659,10 +656,6 @@ def units(config: dict) -> list[dict]:
                          "system": s} for s in config["ace_coref"] or RECORDED_ACE_COREF]
         elif fam in OFFICIAL_FILES and not (root / OFFICIAL_FILES[fam]).is_file():
             out.append({"kind": "absent", "family": family, "folder": OFFICIAL_FILES[fam]})
-            if fam == "te3" and config["recorded"] and (root / "temporal" / "tbdense").is_dir():
-                out += [{"kind": "tbdense", "root": r, "family": family,
-                         "dataset": "TimeBank-Dense", "system": run}
-                        for run in peer_runs.TBDENSE]
         elif fam == "conll":
             out.append({"kind": fam, "root": r, "family": family,
                         "dataset": "reference test suite"})
