@@ -159,6 +159,10 @@ def fetch(dest: Path, *, only: list[str] | None = None, base: str | None = None,
     report.present = len(wanted) - len(todo)
     say = progress or (lambda msg: None)
 
+    # why a recipe cannot run here (None: it can), asked once per recipe (it may start a process)
+    cannot = {name: (r.requires() if r.requires is not None else None)
+              for name, r in recipes.RECIPES.items()
+              if any(e.kind == "derived" and e.recipe == name for e in todo)}
     # what to download: the fetched files to their own place, archives and recipe inputs to
     # .downloads/REPO/COMMIT/PATH
     names: dict[str, tuple[str, str, str]] = {}  # pooch name -> (url, sha256, what it is for)
@@ -171,7 +175,7 @@ def fetch(dest: Path, *, only: list[str] | None = None, base: str | None = None,
                 f"{e.repo}:{e.source} (archive of {e.path} and others)")
         else:
             recipe = recipes.RECIPES[e.recipe]
-            if recipe.requires is not None and recipe.requires() is not None:
+            if cannot[e.recipe] is not None:
                 continue  # skipped below, with the reason
             for p in recipe.reads:
                 names[_download_name(reg, recipe.repo, p)] = (
@@ -223,9 +227,8 @@ def fetch(dest: Path, *, only: list[str] | None = None, base: str | None = None,
     for name in [n for n in recipes.RECIPES if any(e.recipe == n for e in derived)]:
         recipe = recipes.RECIPES[name]  # in RECIPES' order: a recipe may need another's output
         targets = [e for e in derived if e.recipe == name]
-        why = recipe.requires() if recipe.requires is not None else None
-        if why is not None:
-            report.skipped += [(e.path, why) for e in targets]
+        if cannot[name] is not None:
+            report.skipped += [(e.path, cannot[name]) for e in targets]
             continue
         try:
             missing = [p for p in recipe.reads
