@@ -222,6 +222,28 @@ def test_corrupted_and_missing_files_are_named_and_nothing_is_lost(tmp_path, cap
     assert "1 fetched" in out and "2 failed" in out
 
 
+def test_unreachable_host_is_one_error_and_leaves_nothing_behind(tmp_path, capsys,
+                                                                 monkeypatch):
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setattr(fetching, "RETRIES", 0)
+    dest = tmp_path / "cache"
+    rc, out, err = run_cli(["data", "fetch", "--dest", str(dest), "--only", "amr", "--only",
+                            "muc4/muc4_1992/responses", "--base-url",
+                            f"http://127.0.0.1:{port}/"], capsys)
+    lines = err.splitlines()
+    assert rc == 1 and "Traceback" not in err
+    assert len([ln for ln in lines if ln.startswith("exactalign: error: ")]) == 2, err
+    assert "cannot connect" in lines[-2] and "cannot be reached" in lines[-1]
+    wanted = [e for e in select(REG, ["amr", "muc4/muc4_1992/responses"])
+              if e.kind != "recorded"]
+    assert f"{len(wanted) - 1} more files" in lines[-1]  # all but the one printed
+    assert [p.name for p in dest.iterdir()] == [".fetch.json"]  # no empty folders left
+
+
 def test_file_url_mirror_and_unsupported_scheme(tmp_path, capsys):
     data = b"(a / alpha)\n"
     entry = Entry("amr/x.txt", sha(data), len(data), "fetched", "o/r", "x.txt")
@@ -465,7 +487,9 @@ def test_cache_is_used_without_shared_pilot(tmp_path, monkeypatch):
     cache.mkdir()
     (cache / ".fetch.json").write_text("{}")  # a stamp alone is no data
     assert resolve_data_dir(env).source == "synthetic"
-    (cache / "amr").mkdir()
+    (cache / "amr").mkdir()  # nor is an empty folder (a failed fetch)
+    assert resolve_data_dir(env).source == "synthetic"
+    (cache / "amr" / "x.txt").write_text("(x / y)")
     d = resolve_data_dir(env)
     assert d.source == "cache" and d.path == cache.resolve()
     # $EXACTALIGN_DATA still wins over the cache

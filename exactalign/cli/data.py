@@ -54,7 +54,14 @@ def _fetch(args: argparse.Namespace) -> int:
                             progress=fetching.log)
     for file, reason in report.skipped:
         fetching.log(f"exactalign: skipped {file}: {reason}")
-    for file, problem in report.failed:
+    failures = report.downloads_failed + report.failed
+    tried = [(f, p) for f, p in failures if "not tried:" not in p]
+    if len(tried) < len(failures):  # the host could not be reached: one line, not hundreds
+        tried = [(f, p) for f, p in tried if "cannot connect" in p][:1]
+        tried.append((f"{len(report.failed) - len(tried)} more files",
+                      f"not tried: {report.base_url} cannot be reached (set "
+                      "$EXACTALIGN_DATA_URL or --base-url to a mirror)"))
+    for file, problem in tried:
         fetching.log(f"exactalign: error: {file}: {problem}")
     if args.json:
         print_json({"fetch": report.to_dict()})

@@ -75,9 +75,11 @@ def cache_dir(env: dict | None = None) -> Path:
 
 
 def _has_files(path: Path) -> bool:
-    """Whether ``path`` holds anything besides dot-files (a fetch's downloads and stamp)."""
+    """Whether ``path`` holds a file outside dot-folders (a fetch's downloads and stamp do not
+    count, nor do empty folders)."""
     try:
-        return any(not p.name.startswith(".") for p in path.iterdir())
+        return any(p.is_file() for top in path.iterdir() if not top.name.startswith(".")
+                   for p in ([top] if top.is_file() else top.rglob("*")))
     except OSError:
         return False
 

@@ -46,7 +46,9 @@ class Report:
     present: int = 0  # already in place and verified
     placed: dict = field(default_factory=lambda: {"fetched": 0, "extracted": 0, "derived": 0})
     recorded: list = field(default_factory=list)  # recorded files selected (not fetchable)
-    failed: list = field(default_factory=list)  # (pilot path or download, message)
+    failed: list = field(default_factory=list)  # (pilot path, message)
+    #: (archive or recipe input, message): downloads that are not pilot files themselves
+    downloads_failed: list = field(default_factory=list)
     skipped: list = field(default_factory=list)  # (pilot path, why its recipe cannot run here)
     seconds: float = 0.0
 
@@ -55,6 +57,8 @@ class Report:
                 "present": self.present, "placed": dict(self.placed),
                 "recorded": list(self.recorded),
                 "failed": [{"file": f, "problem": m} for f, m in self.failed],
+                "downloads_failed": [{"file": f, "problem": m}
+                                     for f, m in self.downloads_failed],
                 "skipped": [{"file": f, "reason": m} for f, m in self.skipped],
                 "seconds": round(self.seconds, 3)}
 
@@ -89,6 +93,8 @@ def _problem(exc: BaseException) -> str:
 
     if isinstance(exc, requests.HTTPError) and exc.response is not None:
         return f"HTTP {exc.response.status_code} {exc.response.reason}"
+    if isinstance(exc, requests.ConnectionError | requests.Timeout):
+        return "cannot connect (no network, or the host is unreachable)"
     if isinstance(exc, ValueError) and "hash" in str(exc).lower():
         return "its bytes do not match the registry's sha256 (corrupted or changed at the source)"
     if isinstance(exc, FileNotFoundError):
@@ -186,12 +192,12 @@ def fetch(dest: Path, *, only: list[str] | None = None, base: str | None = None,
         pup = pooch.create(path=dest, base_url=base.rstrip("/") + "/", retry_if_failed=retries,
                            registry={n: f"sha256:{sha}" for n, (_, sha, _) in names.items()},
                            urls={n: url for n, (url, _, _) in names.items()})
-        for n in names:  # pooch's makedirs is not safe against threads racing on one folder
-            (dest / n).parent.mkdir(parents=True, exist_ok=True)
         failed_names: dict[str, str] = {}
 
         def one(name: str) -> None:
             url = names[name][0]
+            # pooch's own makedirs is not safe against threads racing on one folder
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
             try:
                 pup.fetch(name, downloader=_downloader(url, timeout))
             except InputError:
@@ -199,10 +205,18 @@ def fetch(dest: Path, *, only: list[str] | None = None, base: str | None = None,
             except Exception as exc:  # one line per file, collected below
                 failed_names[name] = f"{_problem(exc)} ({url})"
 
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            list(pool.map(one, names))
+        order = list(names)
+        one(order[0])  # alone first: when the host cannot be reached, say so once and stop
+        if order[0] in failed_names and "cannot connect" in failed_names[order[0]]:
+            msg = failed_names[order[0]]
+            for n in order[1:]:
+                failed_names[n] = f"not tried: the first download failed ({msg})"
+        else:
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                list(pool.map(one, order[1:]))
         for name, msg in sorted(failed_names.items()):
-            report.failed.append((names[name][2], msg))
+            (report.failed if name in reg.files else report.downloads_failed).append(
+                (names[name][2], msg))
     else:
         failed_names = {}
 
@@ -216,7 +230,8 @@ def fetch(dest: Path, *, only: list[str] | None = None, base: str | None = None,
             if e.kind == "extracted":
                 name = _download_name(reg, e.repo, e.source)
                 if name in failed_names:
-                    raise InputError(f"its archive {e.repo}:{e.source} could not be fetched")
+                    raise InputError(("not tried: " if "not tried:" in failed_names[name] else "")
+                                     + f"its archive {e.repo}:{e.source} could not be fetched")
                 if name not in unpacked:
                     unpacked[name] = _decompress((dest / name).read_bytes(), e.source)
                 _place(dest, e, _member(unpacked[name], e.source, e.member))
@@ -234,7 +249,9 @@ def fetch(dest: Path, *, only: list[str] | None = None, base: str | None = None,
             missing = [p for p in recipe.reads
                        if _download_name(reg, recipe.repo, p) in failed_names]
             if missing:
-                raise InputError(f"{len(missing)} of its inputs could not be fetched "
+                first = failed_names[_download_name(reg, recipe.repo, missing[0])]
+                raise InputError(("not tried: " if "not tried:" in first else "")
+                                 + f"{len(missing)} of its inputs could not be fetched "
                                  f"(first: {recipe.repo}:{missing[0]})")
             needed = select(reg, list(recipe.needs)) if recipe.needs else []
             absent = [p for p, state in check(dest, needed).items() if state != "verified"]
@@ -250,8 +267,20 @@ def fetch(dest: Path, *, only: list[str] | None = None, base: str | None = None,
             for e in targets:
                 report.failed.append((e.path, f"{exc} ({reg.origin(e)})"))
     report.seconds = time.perf_counter() - started
+    _prune_empty(dest)
     _stamp(dest, reg, report)
     return report
+
+
+def _prune_empty(dest: Path) -> None:
+    """Remove the folders a failed download left empty (an empty tree must not look like data:
+    :func:`exactalign.data.resolve_data_dir` uses the cache once it holds files)."""
+    for folder in sorted((p for p in dest.rglob("*") if p.is_dir()),
+                         key=lambda p: len(p.parts), reverse=True):
+        try:
+            folder.rmdir()  # only succeeds when empty
+        except OSError:
+            pass
 
 
 def _download_name(reg: Registry, repo: str, path: str) -> str:
