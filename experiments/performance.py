@@ -108,6 +108,7 @@ import numpy as np
 
 from exactalign.data import resolve_data_dir
 from exactalign.data.pilot import amr_pairs
+from exactalign.data.recipes import python2  # a Python 2.7 that runs (pyenv shims may not)
 
 from . import plot, timing
 from .runner import ExperimentError, git_info, headline_record, parallel_map
@@ -181,12 +182,6 @@ def _exactalign() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "exactalign"]
 
 
-def python2() -> str | None:
-    """Python 2.7: ``EXACTALIGN_PYTHON2``, else ``python2.7`` or ``python2`` on PATH."""
-    env = os.environ.get("EXACTALIGN_PYTHON2")
-    if env:
-        return env if Path(env).is_file() else None
-    return shutil.which("python2.7") or shutil.which("python2")
 
 
 def _peer_dir(var: str, marker: str) -> tuple[Path | None, str]:
