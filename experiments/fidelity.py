@@ -16,7 +16,7 @@ Official outputs compared (each row's ``source`` names the file):
   ``expected_values.json``): the 91 active (R, P, F1) triples; a row matches when its triple
   passes the harness's check (the sum of the three absolute differences below 1e-4);
 * **TempEval-3 toolkit** temporal awareness on TE3-Platinum (F1/P/R of four runs, as printed in
-  the pilot ``MANIFEST.md``);
+  the pilot ``MANIFEST.md``, transcribed in :mod:`exactalign.testing.recorded`);
 * **MUC-4 1992 scorer** (``muc4/muc4_1992/results/extracted``): the ALL TEMPLATES row of each of
   the 34 NRaD score reports (POS ACT COR PAR INC SPU MIS, REC PRE as the scorer's rounded
   integer percentages, and its three F-measures computed from those), against our scoring of the
@@ -26,7 +26,7 @@ Official outputs compared (each row's ``source`` names the file):
   history's, a follow-on of one in the same template pair (no judgement difference in the row
   itself), or unexplained;
 * **GTT's evaluation** (template P/R/F1 of GTT on the MUC-4 test set) and **GRIT's** (CEAF-REE
-  F1, φ_strict), as printed in ``MANIFEST.md``;
+  F1, φ_strict), as printed in ``MANIFEST.md`` (transcribed there too);
 * **smatch 1.0.4** triple counts (``amr/reference/*.json``, built by ``smatch -f``): corpus test
   and gold triples and the pairs whose per-pair counts we reproduce. (The ``optimal_match``
   values there come from an independent ILP, not from a peer tool, and smatch's hill-climbing
@@ -348,23 +348,6 @@ def _rows_conll(root: Path) -> list[dict]:
 
 
 # ---------------------------------------------------------------- TempEval-3 toolkit
-_N = r"(\d+(?:\.\d+)?)"  # a printed number (not the full stop after it)
-_TE3_RUN = re.compile(rf"`(sys_ning17_[^`]+)`\s+{_N}\s+\(P\s+{_N},\s+R\s+{_N}\)")
-_TE3_GOLD = re.compile(rf"gold vs gold\s+{_N}")
-
-
-def te3_official(manifest: str) -> dict[str, tuple[str, str, str]]:
-    """``run -> (F1, P, R)`` as printed (strings, percent) in the pilot MANIFEST.md's
-    TempEval-3 paragraph; gold against gold is printed as one number."""
-    text = manifest.split("## temporal/", 1)[-1].split("\n## ", 1)[0]
-    out = {}
-    if m := _TE3_GOLD.search(text):
-        out["gold"] = (m.group(1),) * 3
-    for m in _TE3_RUN.finditer(text):
-        out[m.group(1)] = m.groups()[1:]
-    return out
-
-
 def _rows_te3(root: Path, run: str, recorded: bool) -> list[dict]:
     from exactalign.io.timeml import read_timeml_dir
     from exactalign.metrics.temporal import entity_scores, score_corpus
@@ -537,12 +520,6 @@ def _rows_muc4(root: Path, test_set: str, system: str) -> list[dict]:
 
 
 # ------------------------------------------------ GTT, GRIT (MANIFEST.md, as transcribed)
-#: How MANIFEST.md states them (the test that pins the transcription reads it with these).
-GTT_STATED = re.compile(rf"GTT's own evaluation gives\s+P\s+{_N}\s*/\s*R\s+{_N}\s*/\s*F1\s+"
-                        rf"{_N}")
-GRIT_STATED = re.compile(rf"CEAF-REE\s+F1\s+{_N}")
-
-
 def _rows_gtt(root: Path) -> list[dict]:
     from exactalign.io import gtt
     from exactalign.metrics import templates
