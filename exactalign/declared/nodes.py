@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -55,6 +56,10 @@ SPAN_MEASURES = ("exact", "overlap", "dice", "jaccard")
 #: Order constraints of a matching: none, a total order on both sides (the list order), or a
 #: partial order given by DAG edges between item indices.
 ORDERS = (None, "sequence", "dag")
+#: Spans are offsets below 2**53 (where float arithmetic on them is still exact).
+SPAN_LIMIT = 2**53
+#: How deep a declaration may nest (a spec file past it is an error, not a RecursionError).
+MAX_DEPTH = 64
 
 
 def freeze(value: Any):
@@ -82,6 +87,44 @@ def get_field(obj: Any, name: str | int):
 def _short(obj: Any, n: int = 80) -> str:
     text = repr(obj)
     return text if len(text) <= n else text[: n - 3] + "..."
+
+
+# The options of a node are checked when it is built, so that a spec file's mistake is one
+# error naming the option (and, through from_dict, its place), never a traceback or a silent
+# coercion ("no" taken as true, 2.7 levels taken as 2).
+def _number(name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputError(f"{name} must be a number, not {_short(value)}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise InputError(f"{name} must be a finite number, not {value!r}")
+    return value
+
+
+def _integer(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InputError(f"{name} must be an integer, not {_short(value)}")
+    return int(value)
+
+
+def _flag(name: str, value) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(f"{name} must be true or false, not {_short(value)}")
+    return value
+
+
+def _string(name: str, value) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"{name} must be a string, not {_short(value)}")
+    return value
+
+
+def _field(value, name: str = "field"):
+    """A field name: a string, an integer index, or None (the object itself)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
+        raise InputError(f"{name} must be a string (or an integer index), not "
+                         f"{_short(value)}")
+    return value
 
 
 class Node:
@@ -142,7 +185,7 @@ class Eq(Node):
     kind = "eq"
 
     def __init__(self, field: str | int | None = None):
-        self.field = field
+        self.field = _field(field)
 
     def _value(self, x):
         return freeze(x if self.field is None else get_field(x, self.field))
@@ -169,18 +212,25 @@ class Eq(Node):
 
 
 def _span(value, inclusive: bool) -> tuple[int, int]:
-    if isinstance(value, Mapping):
-        value = (value.get("start"), value.get("end"))
-    try:
-        start, end = value
-        start, end = int(start), int(end)
-    except (TypeError, ValueError):
-        raise InputError(f"a span must be [start, end] integers, not {_short(value)}") from None
-    if inclusive:
-        end += 1
+    """``(start, end)`` end-exclusive: two integers (not booleans, not floats, not strings),
+    ``0 <= start <= end < 2**53`` (``[2, 2]`` is empty, or one offset long when
+    ``inclusive``)."""
+    pair = (value.get("start"), value.get("end")) if isinstance(value, Mapping) else value
+    if not (isinstance(pair, list | tuple) and len(pair) == 2 and type(pair[0]) is int
+            and type(pair[1]) is int):  # the fast path: JSON integers
+        if (not isinstance(pair, list | tuple) or len(pair) != 2
+                or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool)
+                           for v in pair)):  # numpy integers are integers, bools are not
+            raise InputError(f"a span must be [start, end], two integers, not "
+                             f"{_short(value)}")
+    start, end = int(pair[0]), int(pair[1])
+    if start < 0:
+        raise InputError(f"span {_short(value)} starts before 0")
+    if end >= SPAN_LIMIT:
+        raise InputError(f"span {_short(value)} ends at or past 2**53")
     if end < start:
         raise InputError(f"span {_short(value)} ends before it starts")
-    return start, end
+    return (start, end + 1) if inclusive else (start, end)
 
 
 class Span(Node):
@@ -198,13 +248,14 @@ class Span(Node):
         if measure not in SPAN_MEASURES:
             raise InputError(f"unknown span measure {measure!r}; choose one of "
                              + ", ".join(SPAN_MEASURES))
-        if threshold is not None and not (0.0 <= float(threshold) < 1.0):
+        threshold = None if threshold is None else _number("threshold", threshold)
+        if threshold is not None and not (0.0 <= threshold < 1.0):
             raise InputError(f"a span threshold must be in [0, 1), not {threshold!r}")
         self.measure = measure
-        self.threshold = None if threshold is None else float(threshold)
-        self.binary = bool(binary)
-        self.inclusive = bool(inclusive)
-        self.field = field
+        self.threshold = threshold
+        self.binary = _flag("binary", binary)
+        self.inclusive = _flag("inclusive", inclusive)
+        self.field = _field(field)
 
     def _span(self, x):
         return _span(x if self.field is None else get_field(x, self.field), self.inclusive)
@@ -264,11 +315,13 @@ class Hierarchy(Node):
     kind = "hierarchy"
 
     def __init__(self, sep: str = ".", levels: int | None = None, field: str | None = None):
-        if levels is not None and int(levels) < 1:
+        if levels is not None and _integer("levels", levels) < 1:
             raise InputError(f"levels must be >= 1, not {levels!r}")
+        if not _string("sep", sep):
+            raise InputError("sep must be a non-empty string")
         self.sep = sep
         self.levels = None if levels is None else int(levels)
-        self.field = field
+        self.field = _field(field)
 
     def _path(self, x) -> tuple:
         v = x if self.field is None else get_field(x, self.field)
@@ -343,9 +396,11 @@ class Func(Node):
         self.fn = resolve_callable(fn) if isinstance(fn, str) else fn
         if not callable(self.fn):
             raise InputError(f"Func needs a callable, not {fn!r}")
+        if name is not None:
+            _string("name", name)
         self.name = name or self.ref or getattr(self.fn, "__qualname__", repr(self.fn))
-        self.shares_element = bool(shares_element)
-        self.bounded = bool(bounded)
+        self.shares_element = _flag("shares_element", shares_element)
+        self.bounded = _flag("bounded", bounded)
 
     def sim(self, x, y, ev) -> float:
         try:
@@ -396,14 +451,17 @@ class Record(Node):
             if not isinstance(v, Node):
                 raise InputError(f"field {k!r} of a Record must be a similarity node, not {v!r}")
         self.combine = combine
-        weights = dict(weights or {})
+        if weights is not None and not isinstance(weights, Mapping):
+            raise InputError(f"weights must be a table of field -> number, not "
+                             f"{_short(weights)}")
+        weights = {k: _number(f"weights.{k}", w) for k, w in (weights or {}).items()}
         unknown = set(weights) - set(self.fields)
         if unknown:
             raise InputError(f"weights name fields the Record does not have: {sorted(unknown)}")
         if combine == "product" and weights:
             raise InputError("weights apply to combine='sum' only")
-        self.weights = {k: float(weights.get(k, 1.0)) for k in self.fields}
-        if any(w < 0 or not math.isfinite(w) for w in self.weights.values()):
+        self.weights = {k: weights.get(k, 1.0) for k in self.fields}
+        if any(w < 0 for w in self.weights.values()):
             raise InputError("field weights must be finite and >= 0")
         self.bounded = (all(v.bounded for v in self.fields.values()) if combine == "product"
                         else all(v.bounded for v in self.fields.values())
@@ -507,18 +565,18 @@ class Match(Node):
                              "give its field")
         if order == "sequence" and constraint == "N:N":
             raise InputError("an order-preserving matching cannot be N:N")
-        if not (float(beta) > 0 and math.isfinite(float(beta))):
+        if not _number("beta", beta) > 0:
             raise InputError(f"beta must be > 0, not {beta!r}")
         self.element = element
         self.constraint = constraint
         self.normalizer = normalizer
         self.beta = float(beta)
         self.order = order
-        self.field = field
-        self.edges = edges
-        self.threshold = None if threshold is None else float(threshold)
-        self.minimum = None if minimum is None else float(minimum)
-        self.binary = bool(binary)
+        self.field = _field(field)
+        self.edges = _field(edges, "edges")
+        self.threshold = None if threshold is None else _number("threshold", threshold)
+        self.minimum = None if minimum is None else _number("minimum", minimum)
+        self.binary = _flag("binary", binary)
         self.bounded = normalizer != "none" or self.binary
 
     def cut(self, value: float) -> float:
@@ -595,8 +653,8 @@ class Latent(Node):
                  normalizer: str = "none"):
         if normalizer not in NORMALIZERS or normalizer == "directional":
             raise InputError(f"unknown normalizer {normalizer!r} for Latent")
-        self.triples = triples
-        self.variables = variables
+        self.triples = _string("triples", triples)
+        self.variables = _string("variables", variables)
         self.normalizer = normalizer
         self.bounded = normalizer != "none"
 
@@ -616,10 +674,16 @@ NODE_TYPES: dict[str, type[Node]] = {
 }
 
 
-def from_dict(d: Any, where: str = "spec") -> Node:
+def from_dict(d: Any, where: str = "spec", depth: int = 0) -> Node:
     """A node from its dict form (``{"type": "match", "element": {...}, ...}``), as spec files
-    write it. Errors name the place in the spec (``spec.element.fields.trigger``)."""
-    if d is None or d == "eq":
+    write it. Errors name the place in the spec (``spec.element.fields.trigger``); a
+    declaration nested deeper than :data:`MAX_DEPTH` nodes is an error."""
+    if depth >= MAX_DEPTH:
+        too_deep = InputError(f"{where.split('.')[0]}.spec: nested deeper than {MAX_DEPTH} "
+                              "similarities")
+        too_deep.placed = True  # said where it is: the enclosing levels add nothing
+        raise too_deep
+    if d is None or (isinstance(d, str) and d == "eq"):
         return Eq()
     if isinstance(d, str) and d in NODE_TYPES:
         d = {"type": d}
@@ -627,21 +691,22 @@ def from_dict(d: Any, where: str = "spec") -> Node:
         raise InputError(f"{where}: a similarity is a table with a 'type', not {_short(d)}")
     d = dict(d)
     kind = d.pop("type", None)
-    if kind not in NODE_TYPES:
-        raise InputError(f"{where}: unknown similarity type {kind!r}; choose one of "
+    if not isinstance(kind, str) or kind not in NODE_TYPES:
+        raise InputError(f"{where}: unknown similarity type {_short(kind)}; choose one of "
                          + ", ".join(NODE_TYPES))
     try:
         if kind == "record":
             fields = d.pop("fields", None)
             if not isinstance(fields, Mapping):
                 raise InputError("a record needs a 'fields' table")
-            d["fields"] = {k: from_dict(v, f"{where}.fields.{k}") for k, v in fields.items()}
+            d["fields"] = {k: from_dict(v, f"{where}.fields.{k}", depth + 1)
+                           for k, v in fields.items()}
         elif kind == "match":
-            d["element"] = from_dict(d.get("element"), f"{where}.element")
+            d["element"] = from_dict(d.get("element"), f"{where}.element", depth + 1)
         return NODE_TYPES[kind](**d)
     except TypeError as e:
         raise InputError(f"{where}: bad options for a {kind}: {e}") from None
     except InputError as e:
-        if e.message.startswith(where):
+        if e.message.startswith(where) or getattr(e, "placed", False):
             raise
         raise InputError(f"{where}: {e.message}") from None
