@@ -676,8 +676,8 @@ def _f1(rn, rd, pn, pd) -> float:
 def measure(metric: str, ids, refs, preds, seed: int, label: str) -> dict:
     """Exact and greedy on one corpus, the invariants checked; the measured columns."""
     m = LIBRARY[metric]()
-    ex = m.compute(preds, refs, "exact", seed=seed, ids=ids)
-    gr = m.compute(preds, refs, "greedy", seed=seed, ids=ids)
+    ex = m.compute(predictions=preds, references=refs, method="exact", seed=seed, ids=ids)
+    gr = m.compute(predictions=preds, references=refs, method="greedy", seed=seed, ids=ids)
     short, doc_gap = 0, 0.0
     for de, dg in zip(ex.documents, gr.documents, strict=True):
         if de.status is not Status.OPTIMAL:

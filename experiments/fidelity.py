@@ -574,7 +574,7 @@ def _rows_iterx(root: Path, encoder: str) -> list[dict]:
             ours = {doc.docid: (doc.counts.precision, doc.counts.recall) for doc in s.docs}
         else:
             ids, g, p = read_gtt(gold_path, pred_path)
-            r = LIBRARY["ceaf-rme-phi3"]().compute(p, g, ids=ids)
+            r = LIBRARY["ceaf-rme-phi3"]().compute(predictions=p, references=g, ids=ids)
             ours = {doc.id: (doc.prf.precision, doc.prf.recall) for doc in r.documents}
         src = f"muc4/iterx/{encoder}/{fname}"
         for doc, (op, orc) in official.items():

@@ -419,7 +419,7 @@ from exactalign.declared.library import LIBRARY
 metric = LIBRARY["coref-ceafe"]()
 gold, pred = {"entities": inputs["gold"]}, {"entities": inputs["pred"]}
 def compute():
-    r = metric.compute([pred], [gold])
+    r = metric.compute(predictions=[pred], references=[gold])
     return {"score": r.score.f1, "proven": bool(r.proven_optimal)}
 """
 _CEAF_METAMETRIC = """\
@@ -476,7 +476,7 @@ _LATENT_OURS = """\
 from exactalign.declared.library import LIBRARY
 metric = LIBRARY["smatch"]()
 def compute():
-    r = metric.compute([inputs["pred"]], [inputs["gold"]])
+    r = metric.compute(predictions=[inputs["pred"]], references=[inputs["gold"]])
     return {"score": r.score.f1, "proven": bool(r.proven_optimal)}
 """
 _LATENT_METAMETRIC = """\

@@ -36,20 +36,20 @@ def test_ceaf_family_by_hand():
     gold = {"entities": [["a", "b", "c"], ["d", "e"]]}
     pred = {"entities": [["a", "b"], ["c", "d", "e", "f"]]}
     # CEAFm: {abc}-{ab} 2 + {de}-{cdef} 2 = 4 of 5 gold and 6 predicted mentions.
-    r = LIBRARY["coref-ceafm"]().compute([pred], [gold])
+    r = LIBRARY["coref-ceafm"]().compute(predictions=[pred], references=[gold])
     assert (r.score.recall_num, r.score.recall_den, r.score.precision_den) == (4, 5, 6)
     # CEAFe: φ4 = 2|k∩r|/(|k|+|r|): {abc}-{ab} 4/5, {de}-{cdef} 4/6 (the alternative
     # {abc}-{cdef} 2/7 + {de}-{ab} 0 is worse); over 2 gold and 2 predicted entities.
-    r = LIBRARY["coref-ceafe"]().compute([pred], [gold])
+    r = LIBRARY["coref-ceafe"]().compute(predictions=[pred], references=[gold])
     assert r.score.recall == pytest.approx(float((F(4, 5) + F(4, 6)) / 2), abs=1e-15)
     assert r.status is Status.OPTIMAL
     # MUC: links kept: {abc} split into {ab},{c}: 3-2 = 1 of 2; {de} kept whole: 1 of 1.
-    r = LIBRARY["coref-muc"]().compute([pred], [gold])
+    r = LIBRARY["coref-muc"]().compute(predictions=[pred], references=[gold])
     assert (r.score.recall_num, r.score.recall_den) == (2, 3)
     # precision: {ab} 1 of 1; {cdef} split into {c},{de},{f}: 4-3 = 1 of 3.
     assert (r.score.precision_num, r.score.precision_den) == (2, 4)
     # B³ recall: a,b 2/3 each, c 1/3, d,e 2/2 each -> (2/3+2/3+1/3+1+1)/5
-    r = LIBRARY["coref-bcubed"]().compute([pred], [gold])
+    r = LIBRARY["coref-bcubed"]().compute(predictions=[pred], references=[gold])
     assert r.score.recall == pytest.approx(float((F(5, 3) + 2) / 5), abs=1e-15)
     # precision: a,b 2/2, c 1/4, d,e 2/4, f 0 -> (2 + 1/4 + 1)/6
     assert r.score.precision == pytest.approx(float((2 + F(1, 4) + 1) / 6), abs=1e-15)
@@ -67,19 +67,19 @@ def test_events_nested_matching_by_hand():
         {"trigger": [8, 9], "type": "Attack", "arguments": [{"span": [4, 6], "role": "Victim"}]},
         {"trigger": [10, 11], "type": "Die", "arguments": []},
     ]}
-    cls = LIBRARY["event-trigger-cls"]().compute([pred], [gold])
+    cls = LIBRARY["event-trigger-cls"]().compute(predictions=[pred], references=[gold])
     assert (cls.score.recall_num, cls.score.recall_den, cls.score.precision_den) == (1, 2, 3)
-    idn = LIBRARY["event-trigger-id"]().compute([pred], [gold])
+    idn = LIBRARY["event-trigger-id"]().compute(predictions=[pred], references=[gold])
     assert idn.score.recall_num == 2
     # arguments count only inside events whose trigger (span and type) matches: the Attack
     # pair; there both spans match (identification 2), one role too (classification 1).
-    aid = LIBRARY["event-argument-id"]().compute([pred], [gold])
+    aid = LIBRARY["event-argument-id"]().compute(predictions=[pred], references=[gold])
     assert (aid.score.recall_num, aid.score.recall_den, aid.score.precision_den) == (2, 3, 3)
-    acl = LIBRARY["event-argument-cls"]().compute([pred], [gold])
+    acl = LIBRARY["event-argument-cls"]().compute(predictions=[pred], references=[gold])
     assert acl.score.recall_num == 1
     hier = LIBRARY["event-trigger-hierarchical"]().compute(
-        [{"events": [{"trigger": [0, 1], "type": "Conflict.Demonstrate"}]}],
-        [{"events": [{"trigger": [0, 1], "type": "Conflict.Attack"}]}])
+        predictions=[{"events": [{"trigger": [0, 1], "type": "Conflict.Demonstrate"}]}],
+        references=[{"events": [{"trigger": [0, 1], "type": "Conflict.Attack"}]}])
     assert hier.score.recall == 0.5
 
 
@@ -89,16 +89,19 @@ def test_relations_and_dependencies_by_hand():
                            "tail": {"span": [5, 6], "type": "ORG"}}]}
     pred = {"relations": [{"type": "works_for", "head": head,
                            "tail": {"span": [5, 6], "type": "GPE"}}]}
-    assert LIBRARY["relation-strict"]().compute([pred], [gold]).score.f1 == 0.0
-    assert LIBRARY["relation-boundary"]().compute([pred], [gold]).score.f1 == 1.0
+    assert LIBRARY["relation-strict"]().compute(predictions=[pred],
+                                                references=[gold]).score.f1 == 0.0
+    assert LIBRARY["relation-boundary"]().compute(predictions=[pred],
+                                                  references=[gold]).score.f1 == 1.0
     gold = {"edges": [{"dep": 1, "head": 2, "label": "nsubj"}, {"dep": 2, "head": 0,
                                                                  "label": "root"},
                       {"dep": 3, "head": 2, "label": "obj"}]}
     pred = {"edges": [{"dep": 1, "head": 2, "label": "obj"}, {"dep": 2, "head": 0,
                                                                 "label": "root"},
                       {"dep": 3, "head": 1, "label": "obj"}]}
-    assert LIBRARY["dependency-uas"]().compute([pred], [gold]).score.recall == fr(2, 3)
-    assert LIBRARY["dependency-las"]().compute([pred], [gold]).score.recall == fr(1, 3)
+    uas = LIBRARY["dependency-uas"]().compute(predictions=[pred], references=[gold])
+    las = LIBRARY["dependency-las"]().compute(predictions=[pred], references=[gold])
+    assert (uas.score.recall, las.score.recall) == (fr(2, 3), fr(1, 3))
 
 
 def test_ceaf_ree_by_hand_equals_the_template_module():
@@ -109,9 +112,9 @@ def test_ceaf_ree_by_hand_equals_the_template_module():
     g = {"D": ((("army", "soldiers"), ("police",)),) + ((),) * 4}
     p = {"D": ((("army",), ("police", "guard"), ("soldiers",)),) + ((),) * 4}
     docs = [_ree_doc(g["D"], ROLES)], [_ree_doc(p["D"], ROLES)]
-    strict = LIBRARY["ceaf-ree"]().compute(docs[1], docs[0]).score
+    strict = LIBRARY["ceaf-ree"]().compute(predictions=docs[1], references=docs[0]).score
     assert (strict.recall_num, strict.recall_den, strict.precision_den) == (1, 2, 3)
-    prop = LIBRARY["ceaf-ree-prop"]().compute(docs[1], docs[0]).score
+    prop = LIBRARY["ceaf-ree-prop"]().compute(predictions=docs[1], references=docs[0]).score
     assert prop.recall_num == pytest.approx(1.5)
     assert T.ceaf_ree(g, p, "prop", "exact").overall.recall_num == pytest.approx(1.5)
 
@@ -123,14 +126,16 @@ def _ree_doc(slots, roles) -> dict:
 
 def test_normalizers_by_hand():
     X, Y = ["a", "b", "c"], ["a", "b", "d", "e"]
-    got = {n: Metric(Match(Match(Eq(), normalizer=n), "1:1")).compute([[Y]], [[X]]).score
+    got = {n: Metric(Match(Match(Eq(), normalizer=n), "1:1")).compute(
+        predictions=[[Y]], references=[[X]]).score
            for n in ("precision", "recall", "f1", "jaccard")}
     # one pair; S = 2, S(X,X) = 3, S(Y,Y) = 4
     assert got["precision"].recall_num == fr(2, 4)
     assert got["recall"].recall_num == fr(2, 3)
     assert got["f1"].recall_num == pytest.approx(float(F(4, 7)), abs=1e-15)
     assert got["jaccard"].recall_num == pytest.approx(float(F(2, 5)), abs=1e-15)
-    fb = Metric(Match(Match(Eq(), normalizer="fbeta", beta=2.0))).compute([[Y]], [[X]])
+    fb = Metric(Match(Match(Eq(), normalizer="fbeta", beta=2.0))).compute(
+        predictions=[[Y]], references=[[X]])
     p, r = F(1, 2), F(2, 3)
     assert fb.score.recall_num == pytest.approx(float(5 * p * r / (4 * p + r)), abs=1e-15)
 
@@ -150,10 +155,10 @@ def test_span_measures_and_threshold():
 def test_sequence_order_is_weighted_lcs():
     m = Metric(Match(Eq(), "1:1", order="sequence"))
     # LCS of abcbdab / bdcaba is 4
-    r = m.compute([list("bdcaba")], [list("abcbdab")])
+    r = m.compute(predictions=[list("bdcaba")], references=[list("abcbdab")])
     assert r.score.recall_num == 4 and r.status is Status.OPTIMAL
-    assert Metric(Match(Eq(), "1:1")).compute([list("bdcaba")],
-                                               [list("abcbdab")]).score.recall_num == 6
+    assert Metric(Match(Eq(), "1:1")).compute(predictions=[list("bdcaba")],
+                                               references=[list("abcbdab")]).score.recall_num == 6
 
 
 def test_dag_order():
@@ -161,12 +166,13 @@ def test_dag_order():
     m = Metric(Match(Eq(), "1:1", order="dag", field="items"))
     ref = {"items": ["a", "b", "c"], "edges": [[0, 1], [0, 2]]}
     pred = {"items": ["c", "b", "a"], "edges": [[2, 1], [1, 0]]}
-    r = m.compute([pred], [ref])
+    r = m.compute(predictions=[pred], references=[ref])
     # a<b and a<c hold on both sides; b, c incomparable on the left: all three match
     assert r.score.recall_num == 3 and r.status is Status.OPTIMAL
     pred_rev = {"items": ["a", "b", "c"], "edges": [[1, 0], [2, 0]]}  # b -> a, c -> a
-    assert m.compute([pred_rev], [ref]).score.recall_num == 2  # a, and one of b/c
-    assert m.compute([pred_rev], [ref], "brute").score.recall_num == 2
+    # a, and one of b/c
+    assert m.compute(predictions=[pred_rev], references=[ref]).score.recall_num == 2
+    assert m.compute(predictions=[pred_rev], references=[ref], method="brute").score.recall_num == 2
     with pytest.raises(InputError, match="give its field"):
         Match(Eq(), order="dag")
 
@@ -177,8 +183,8 @@ def test_backends_agree_through_the_ilp_method(backend):
     pred = {"entities": [["a", "b"], ["c", "d", "e", "f"], ["g"]]}
     for name in ("coref-ceafe", "coref-ceafm", "coref-muc"):
         m = LIBRARY[name]()
-        ilp = m.compute([pred], [gold], "ilp", backend=backend)
-        exact = m.compute([pred], [gold])
+        ilp = m.compute(predictions=[pred], references=[gold], method="ilp", backend=backend)
+        exact = m.compute(predictions=[pred], references=[gold])
         assert ilp.status is Status.OPTIMAL
         assert ilp.score.recall_num == pytest.approx(exact.score.recall_num, abs=1e-9)
 
@@ -187,8 +193,8 @@ def test_greedy_twin_falls_short_and_exact_proves_it():
     # 1:1 with weights 0.9 (a-x), 0.8 (a-y), 0.7 (b-x): greedy takes a-x (0.9), exact 1.5.
     sims = {("a", "x"): 0.9, ("a", "y"): 0.8, ("b", "x"): 0.7}
     m = Metric(Match(Func(lambda g, p: sims.get((g, p), 0.0)), "1:1"))
-    exact, greedy = m.compute([["x", "y"]], [["a", "b"]]), m.compute([["x", "y"]], [["a", "b"]],
-                                                                      "greedy")
+    exact = m.compute(predictions=[["x", "y"]], references=[["a", "b"]])
+    greedy = m.compute(predictions=[["x", "y"]], references=[["a", "b"]], method="greedy")
     assert exact.score.recall_num == pytest.approx(1.5)
     assert greedy.score.recall_num == pytest.approx(0.9)
     assert exact.status is Status.OPTIMAL and greedy.status is Status.FEASIBLE
@@ -225,26 +231,26 @@ def test_bad_specs_name_the_place(spec, message):
 
 def test_bad_documents_are_input_errors():
     m = LIBRARY["event-trigger-cls"]()
-    with pytest.raises(InputError, match=r"document 0: a dict value has no field 'type'"):
-        m.compute([{"events": [{"trigger": [0, 1]}]}], [{"events": [{"trigger": [0, 1],
-                                                                      "type": "A"}]}])
-    with pytest.raises(InputError, match=r"document 0: a document has no 'events' field"):
-        m.compute([{}], [{"events": []}])
+    with pytest.raises(InputError, match=r"document '0': a dict value has no field 'type'"):
+        m.compute(predictions=[{"events": [{"trigger": [0, 1]}]}],
+                  references=[{"events": [{"trigger": [0, 1], "type": "A"}]}])
+    with pytest.raises(InputError, match=r"document '0': a document has no 'events' field"):
+        m.compute(predictions=[{}], references=[{"events": []}])
     with pytest.raises(InputError, match=r"span must be \[start, end\]"):
-        m.compute([{"events": [{"trigger": "x", "type": "A"}]}],
-                  [{"events": [{"trigger": [0, 1], "type": "A"}]}])
+        m.compute(predictions=[{"events": [{"trigger": "x", "type": "A"}]}],
+                  references=[{"events": [{"trigger": [0, 1], "type": "A"}]}])
     with pytest.raises(InputError, match=r"1 predicted documents but 2 reference"):
-        m.compute([{}], [{}, {}])
+        m.compute(predictions=[{}], references=[{}, {}])
     bad = Metric(Match(Func(lambda g, p: -1.0)))
     with pytest.raises(InputError, match=r"must be finite and >= 0"):
-        bad.compute([[1]], [[1]])
+        bad.compute(predictions=[[1]], references=[[1]])
 
 
 def test_brute_refuses_large_inputs():
     m = LIBRARY["coref-ceafm"]()
     big = {"entities": [[i] for i in range(30)]}
     with pytest.raises(ModelTooLargeError):
-        m.compute([big], [big], "brute")
+        m.compute(predictions=[big], references=[big], method="brute")
 
 
 # --------------------------------------------------------------------------------------------
@@ -319,13 +325,13 @@ def test_greedy_le_exact_eq_brute(name):
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(gold=DOCS[name], pred=DOCS[name])
     def check(gold, pred):
-        exact = metric.compute([pred], [gold], "exact")
-        brute = metric.compute([pred], [gold], "brute")
-        ilp = metric.compute([pred], [gold], "ilp")
+        exact = metric.compute(predictions=[pred], references=[gold], method="exact")
+        brute = metric.compute(predictions=[pred], references=[gold], method="brute")
+        ilp = metric.compute(predictions=[pred], references=[gold], method="ilp")
         assert ilp.status is Status.OPTIMAL
         assert ilp.score.recall_num == pytest.approx(exact.score.recall_num, abs=1e-9)
         assert ilp.score.precision_num == pytest.approx(exact.score.precision_num, abs=1e-9)
-        greedy = metric.compute([pred], [gold], "greedy")
+        greedy = metric.compute(predictions=[pred], references=[gold], method="greedy")
         assert exact.status is Status.OPTIMAL
         e, b, g = exact.score, brute.score, greedy.score
         assert e.recall_num == pytest.approx(b.recall_num, abs=1e-9)
@@ -374,7 +380,7 @@ def test_coref_specs_equal_the_conll_reference_scorer_and_the_coref_module():
             "coref-ceafm": [coref.ceaf(d, "mention").prf for d in docs],
         }
         for short, name in names.items():
-            r = LIBRARY[name]().compute(pred, gold)
+            r = LIBRARY[name]().compute(predictions=pred, references=gold)
             assert r.status is Status.OPTIMAL
             expected = case["expected_metrics"].get(short)
             if expected is not None:  # the official values, printed to 5 decimals
@@ -398,7 +404,7 @@ def test_ceaf_ree_spec_equals_grit_on_the_pilot():
     g = [_ree_doc(gold[d], gtt.ROLES) for d in ids]
     p = [_ree_doc(pred.get(d, empty), gtt.ROLES) for d in ids]
     for phi, name in (("strict", "ceaf-ree"), ("prop", "ceaf-ree-prop")):
-        ours = LIBRARY[name]().compute(p, g, ids=ids)
+        ours = LIBRARY[name]().compute(predictions=p, references=g, ids=ids)
         ref = T.ceaf_ree(gold, pred, phi, "exact").overall
         assert ours.score.recall_num == pytest.approx(ref.recall_num, abs=1e-9)
         assert (ours.score.recall_den, ours.score.precision_den) == \
@@ -416,7 +422,7 @@ def test_smatch_spec_equals_the_exact_smatch_pair_by_pair(system):
 
     base = _pilot("amr", "lpp-test-jamr-camr")
     ids, gold, pred = read_amr(base / "lp_test.txt", base / system)
-    ours = LIBRARY["smatch"]().compute(pred, gold, ids=ids)
+    ours = LIBRARY["smatch"]().compute(predictions=pred, references=gold, ids=ids)
     ref = smatch.score_pairs(read_pairs(base / system, base / "lp_test.txt"))
     assert ours.status is Status.OPTIMAL
     assert [d.results[0].objective for d in ours.documents] == \
@@ -430,7 +436,7 @@ def test_latent_triples_with_constants_and_inverse_roles():
                        ["polarity", "w", "-"], ["note", "c1", "c2"]], "variables": ["w", "b"]}
     pred = {"triples": [["instance", "x", "boy"], ["instance", "y", "want"], [":ARG0", "y", "x"],
                         ["note", "c1", "c2"], ["note", "c1", "c2"]], "variables": ["x", "y"]}
-    r = LIBRARY["smatch"]().compute([pred], [ref])
+    r = LIBRARY["smatch"]().compute(predictions=[pred], references=[ref])
     # matched: 2 instances + ARG0 + the constant triple = 4 of 5 (ref) and 4 of 4 (pred: the
     # duplicate counts once)
     s = r.score
@@ -486,7 +492,7 @@ def test_ceaf_rme_phi3_equals_iterx_outputs_document_by_document(encoder):
         m = re.match(r"doc_id=(\S+)\s.*prec=([\d.]+)\s+rec=([\d.]+)", line)
         if m:
             official[m.group(1)] = (float(m.group(2)), float(m.group(3)))
-    r = LIBRARY["ceaf-rme-phi3"]().compute(pred, gold, ids=ids)
+    r = LIBRARY["ceaf-rme-phi3"]().compute(predictions=pred, references=gold, ids=ids)
     assert r.status is Status.OPTIMAL and len(r.documents) == len(official) == 200
     for d in r.documents:  # printed to 4 decimals
         assert (d.prf.precision, d.prf.recall) == pytest.approx(official[d.id], abs=5.1e-5), d.id

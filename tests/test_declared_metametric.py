@@ -230,7 +230,7 @@ def with_empty_set_as_one(counts, pred_empty: bool, ref_empty: bool):
 
 
 def our_counts(name, pred, ref) -> tuple[float, float, float]:
-    r = LIBRARY[name]().compute([pred], [ref])
+    r = LIBRARY[name]().compute(predictions=[pred], references=[ref])
     assert r.status is Status.OPTIMAL
     s = r.score
     assert s.recall_num == pytest.approx(s.precision_num, abs=TOL)
@@ -246,7 +246,7 @@ def _check_coref(pred_docs, gold_docs) -> None:
     """Every coref_suite number against ours (macro, as the suite averages)."""
     fam = _coref_families()
     P, G = [mm_entities(d) for d in pred_docs], [mm_entities(d) for d in gold_docs]
-    ours = {n: LIBRARY[n]().compute(pred_docs, gold_docs) for n in
+    ours = {n: LIBRARY[n]().compute(predictions=pred_docs, references=gold_docs) for n in
             ("coref-bcubed", "coref-ceafe")}
     for r in ours.values():
         assert r.status is Status.OPTIMAL
@@ -270,8 +270,8 @@ def _check_coref(pred_docs, gold_docs) -> None:
     if not keep:
         return
     muc = run_suite(fam["muc"], [P[k] for k in keep], [G[k] for k in keep])
-    m = LIBRARY["coref-muc"]().compute([pred_docs[k] for k in keep],
-                                       [gold_docs[k] for k in keep]).macro
+    m = LIBRARY["coref-muc"]().compute(predictions=[pred_docs[k] for k in keep],
+                                       references=[gold_docs[k] for k in keep]).macro
     assert (muc["precision"], muc["recall"], muc["f1"]) == pytest.approx(
         (m["precision"], m["recall"], m["f1"]), abs=TOL)
 
@@ -360,7 +360,7 @@ def test_event_extraction_suite_equals_ours_on_generated_corpora(corpus):
     got = run_suite(event_extraction_suite, [mm_events(d) for d in pred],
                     [mm_events(d) for d in gold])
     for name, family in EVENT_FAMILIES.items():
-        r = LIBRARY[name]().compute(pred, gold)
+        r = LIBRARY[name]().compute(predictions=pred, references=gold)
         assert r.status is Status.OPTIMAL
         m = r.macro  # the suite is macro-averaged
         for key in ("precision", "recall", "f1"):
@@ -386,7 +386,8 @@ def test_relations_micro_equal_ours_on_generated_corpora(corpus):
                                   ("relation-strict", PER_DOCUMENT["relation-strict"])):
         got = run_suite(mm.family(metric, mm.micro_average(["precision", "recall", "f1"])),
                         [to_mm(d) for d in pred], [to_mm(d) for d in gold])
-        s = LIBRARY[name]().compute(pred, gold).score  # micro: counts summed
+        # micro: counts summed
+        s = LIBRARY[name]().compute(predictions=pred, references=gold).score
         assert (got["precision"], got["recall"], got["f1"]) == pytest.approx(
             (s.precision, s.recall, s.f1), abs=TOL), name
 
@@ -458,7 +459,7 @@ def test_smatch_latent_matching_equals_metametric_on_pilot_amr_pairs(system):
     for k, (test, gold) in enumerate(pairs):
         p, g = amr_document(test), amr_document(gold)
         P, G = mm_amr(p), mm_amr(g)
-        ours = LIBRARY["smatch"]().compute([p], [g])
+        ours = LIBRARY["smatch"]().compute(predictions=[p], references=[g])
         assert ours.status is Status.OPTIMAL
         s = ours.score
         assert raw_counts(MM_AMR, P, G) == (s.recall_num, s.precision_den, s.recall_den), k
@@ -476,7 +477,7 @@ def test_pin_muc_divides_by_zero_without_links():
     gold, pred = {"entities": [[1], [2]]}, {"entities": [[1, 2]]}
     with pytest.raises(ZeroDivisionError):
         run_suite(_coref_families()["muc"], [mm_entities(pred)], [mm_entities(gold)])
-    s = LIBRARY["coref-muc"]().compute([pred], [gold]).score
+    s = LIBRARY["coref-muc"]().compute(predictions=[pred], references=[gold]).score
     assert (s.recall_num, s.recall_den, s.precision_num, s.precision_den) == (0, 0, 0, 1)
     assert (s.recall, s.precision, s.f1) == (0.0, 0.0, 0.0)
 
@@ -490,7 +491,7 @@ def test_pin_two_empty_documents_score_one():
     got = run_suite(coref_suite, [mm_entities(empty)], [mm_entities(empty)])
     assert got["muc-f1"] == got["b_cubed-f1"] == got["ceaf_phi4-f1"] == 1.0
     for name in ("coref-muc", "coref-bcubed", "coref-ceafe"):
-        s = LIBRARY[name]().compute([empty], [empty]).score
+        s = LIBRARY[name]().compute(predictions=[empty], references=[empty]).score
         assert (s.recall_den, s.precision_den, s.f1) == (0, 0, 0.0)
 
 
@@ -506,7 +507,7 @@ def test_pin_micro_average_counts_an_empty_document():
     got = run_suite(mm.family(MM_RELATION_BOUNDARY, mm.micro_average(["precision", "recall"])),
                     [mm_relations(d) for d in pred], [mm_relations(d) for d in gold])
     assert (got["precision"], got["recall"]) == (0.5, 0.5)
-    s = LIBRARY["relation-boundary"]().compute(pred, gold).score
+    s = LIBRARY["relation-boundary"]().compute(predictions=pred, references=gold).score
     assert (s.precision, s.recall) == (1.0, 0.5)
 
 
@@ -523,7 +524,7 @@ def test_pin_an_event_without_arguments_counts_as_an_argument():
     assert (got["argument_identification-recall"],
             got["argument_classification-recall"]) == (0.5, 0.5)
     for name in ("event-argument-id", "event-argument-cls"):
-        s = LIBRARY[name]().compute([pred], [gold]).score
+        s = LIBRARY[name]().compute(predictions=[pred], references=[gold]).score
         assert (s.recall_num, s.recall_den, s.recall) == (1, 1, 1.0)
     # the same with the Attack event predicted too: metametric 2/2, ours 1/1 -- equal recall,
     # but metametric's denominators count argument-less events.
@@ -542,7 +543,8 @@ def test_pin_discrete_set_matching_drops_duplicates():
     assert raw_counts(metric, ["a", "a"], ["a", "a"]) == (1.0, 2.0, 2.0)
     from exactalign.declared import Eq, Match, Metric
 
-    s = Metric(Match(Eq(), "1:1")).compute([["a", "a"]], [["a", "a"]]).score
+    s = Metric(Match(Eq(), "1:1")).compute(predictions=[["a", "a"]],
+                                           references=[["a", "a"]]).score
     assert (s.recall_num, s.precision_den, s.recall_den) == (2, 2, 2)
 
 
@@ -570,6 +572,6 @@ def test_pin_coref_suite_is_macro_not_the_conll_micro_average():
     pred = [{"entities": [[1, 2]]}, {"entities": [[1, 2], [3], [4]]}]
     got = run_suite(_coref_families()["muc"], [mm_entities(d) for d in pred],
                     [mm_entities(d) for d in gold])
-    r = LIBRARY["coref-muc"]().compute(pred, gold)
+    r = LIBRARY["coref-muc"]().compute(predictions=pred, references=gold)
     assert got["recall"] == pytest.approx(2 / 3) == pytest.approx(r.macro["recall"])
     assert r.score.recall == 0.5

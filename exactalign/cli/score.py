@@ -6,9 +6,16 @@
     exactalign score --metric event-argument-cls --schema
     exactalign score --metric smatch --format amr GOLD.amr SYSTEM.amr
 
-Registered in :data:`exactalign.cli.COMMANDS`. ``--json`` prints one object
-(``exactalign/output.schema.json``): ``overall``, ``METRIC/METHOD`` -> the corpus P/R/F (micro,
-with its counts; a metric averaged ``macro``: the mean P, R and F1, counts ``{"n"}``);
+Registered in :data:`exactalign.cli.COMMANDS`. ``--metric`` (repeatable) and ``--spec`` may
+be combined: the ``--metric`` metrics first, then the spec file's. GOLD and SYSTEM pair as
+:mod:`exactalign.declared.files` says (by ``id``, or by position when neither file has ids and
+they hold as many documents); GOLD documents missing from SYSTEM are scored as empty
+predictions and named in a warning on stderr (and ``missing`` in JSON). The text table prints
+each metric under its own average (micro, or the mean P, R, F1 of a ``macro`` metric), as
+``overall`` and the gap row do. ``--json`` prints one object
+(``exactalign/output.schema.json``): ``reference``, ``system``, ``n_documents``, ``missing``
+(the ids of the GOLD documents not in SYSTEM); ``overall``, ``METRIC/METHOD`` -> the corpus
+P/R/F (micro, with its counts; a metric averaged ``macro``: the mean P, R and F1, counts ``{"n"}``);
 ``solves``, ``METRIC/METHOD`` -> the corpus solve (:meth:`MetricResult.solve_summary`);
 ``documents``, a list of ``{"id", "scores", "solves"}`` by the same names (a root solved from
 both sides: ``METRIC/METHOD/recall`` and ``.../precision``; ``--alignment`` adds each solve's
@@ -30,11 +37,11 @@ def add_score_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("reference", metavar="GOLD", nargs="?",
                    help="reference documents, JSONL (one JSON object per line, with an 'id')")
     p.add_argument("system", metavar="SYSTEM", nargs="?", help="system documents, JSONL")
-    which = p.add_mutually_exclusive_group()
-    which.add_argument("--metric", action="append", metavar="NAME",
-                       help="a shipped metric (see --list); repeat for several")
-    which.add_argument("--spec", metavar="FILE",
-                       help="a metric declared in a TOML or JSON file (see the README)")
+    p.add_argument("--metric", action="append", metavar="NAME",
+                   help="a shipped metric (see --list); repeat for several")
+    p.add_argument("--spec", metavar="FILE",
+                   help="a metric declared in a TOML or JSON file (see the README); with "
+                        "--metric, scored after the --metric ones")
     p.add_argument("--format", choices=("jsonl", "amr", "conll", "ree", "gtt"), default="jsonl",
                    help="the files' format: jsonl (one document per line, see --schema), or a "
                         "native one converted for the shipped metrics: amr (two AMR files, "
@@ -61,22 +68,24 @@ def selected_metrics(args):
     from ..declared.files import load_spec
     from ..declared.library import LIBRARY
 
-    if args.spec:
-        return load_spec(args.spec)
     names = args.metric or []
-    if not names:
+    if not names and not args.spec:
         raise InputError("name a metric with --metric NAME (see --list) or declare one with "
                          "--spec FILE")
     unknown = [n for n in names if n not in LIBRARY]
     if unknown:
         raise InputError(f"unknown metric {unknown[0]!r}; shipped: " + ", ".join(LIBRARY))
-    return [LIBRARY[n]() for n in names]
+    return [LIBRARY[n]() for n in names] + (load_spec(args.spec) if args.spec else [])
 
 
 def _files(args):
     """The two files' documents as ``(id, line, document)`` lists."""
+    from ..core.errors import InputError
     from ..declared.files import read_jsonl
 
+    if args.reference == "-" and args.system == "-":
+        raise InputError("GOLD and SYSTEM cannot both be '-' (standard input can be read "
+                         "once)")
     if args.format == "jsonl":
         return read_jsonl(args.reference), read_jsonl(args.system)
     from ..declared.convert import READERS
@@ -87,7 +96,9 @@ def _files(args):
 
 
 def read_documents(args, metric, files=None):
-    """``(ids, predictions, references)`` of the two files for ``metric``, paired by id."""
+    """``(ids, predictions, references)`` of the two files for ``metric``, paired by id (or
+    by position when neither file has ids): a :class:`~exactalign.declared.files.Pairing`,
+    which also names the missing documents and places a document's error in its file."""
     from ..declared.files import pair_documents
 
     reference, system = files if files is not None else _files(args)
@@ -95,7 +106,10 @@ def read_documents(args, metric, files=None):
 
 
 def run_score(args: argparse.Namespace) -> int:
+    import sys
+
     from ..core.errors import InputError
+    from ..declared.files import missing_warning
     from .common import fmt, prf_of, print_json, table
 
     if args.list:
@@ -125,12 +139,22 @@ def run_score(args: argparse.Namespace) -> int:
     out, rows = [], []
     overall, solves, documents = {}, {}, {}
     files = _files(args)
+    missing = None
     for m in metrics:
-        ids, preds, refs = read_documents(args, m, files)
+        pairing = read_documents(args, m, files)
+        ids, preds, refs = pairing
+        if missing is None:  # the same for every metric: say it once
+            missing = pairing.missing
+            warning = missing_warning(pairing)
+            if warning is not None:
+                print(f"exactalign: warning: {warning}", file=sys.stderr)
         runs = {}
         for method in methods:
-            runs[method] = m.compute(preds, refs, method, seed=args.seed, ids=ids,
-                                     backend=args.backend)
+            try:
+                runs[method] = m.compute(predictions=preds, references=refs, method=method,
+                                         seed=args.seed, ids=ids, backend=args.backend)
+            except InputError as e:
+                raise pairing.locate(e) from None
         gap = None
         if "exact" in runs and "greedy" in runs:
             e, g = runs["exact"], runs["greedy"]
@@ -158,9 +182,9 @@ def run_score(args: argparse.Namespace) -> int:
                 row["scores"][name] = prf_of(d.prf)
                 row["solves"].update(_document_solves(name, d, args.alignment))
         for method, r in runs.items():
-            s = r.score
-            rows.append([m.name, method, fmt(100 * s.precision, ".2f"),
-                         fmt(100 * s.recall, ".2f"), fmt(100 * s.f1, ".2f"),
+            s = overall[f"{m.name}/{method}"]  # the metric's own average, as in the JSON
+            rows.append([m.name, method, fmt(100 * s["precision"], ".2f"),
+                         fmt(100 * s["recall"], ".2f"), fmt(100 * s["f1"], ".2f"),
                          fmt(None if r.f1_bound is None else 100 * r.f1_bound, ".2f"),
                          r.status.value, f"{r.wall_time:.3f}"])
             if args.documents and not args.json:
@@ -180,7 +204,8 @@ def run_score(args: argparse.Namespace) -> int:
                              ""])
     if args.json:
         print_json({"reference": args.reference, "system": args.system,
-                    "n_documents": len(files[0]), "overall": overall, "solves": solves,
+                    "n_documents": len(files[0]), "missing": missing or [],
+                    "overall": overall, "solves": solves,
                     "documents": list(documents.values()), "metrics": out})
     else:
         print(table(["metric", "method", "P", "R", "F1", "F1 bound", "status", "time s"],

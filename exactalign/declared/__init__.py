@@ -5,7 +5,7 @@ algebra) and get its certified exact score, its greedy twin and a brute-force or
     >>> ceafm = Metric(Match(Match(Eq())), field="entities", name="CEAFm")
     >>> gold = {"entities": [["a", "b", "c"], ["d"]]}
     >>> pred = {"entities": [["a", "b"], ["c", "d"]]}
-    >>> ceafm.compute([pred], [gold]).score.f1
+    >>> ceafm.compute(predictions=[pred], references=[gold]).score.f1
     0.75
 
 :mod:`~exactalign.declared.nodes` holds the declarations, :mod:`~exactalign.declared.engine`

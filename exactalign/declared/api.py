@@ -3,10 +3,11 @@
     >>> import exactalign
     >>> gold = [{"entities": [["a", "b", "c"], ["d"]]}]
     >>> pred = [{"entities": [["a", "b"], ["c", "d"]]}]
-    >>> r = exactalign.score("coref-ceafm", gold, pred)
+    >>> r = exactalign.score("coref-ceafm", references=gold, predictions=pred)
     >>> (r.score.recall, r.score.precision, r.status.value)
     (0.75, 0.75, 'optimal')
-    >>> exactalign.score("coref-ceafm", gold, pred, method="greedy").status.value
+    >>> exactalign.score("coref-ceafm", references=gold, predictions=pred,
+    ...                  method="greedy").status.value
     'feasible'
 
 The result is the :class:`~exactalign.declared.metric.MetricResult` whose ``to_dict()`` is what
@@ -40,33 +41,55 @@ def _metric(metric) -> Metric:
     return LIBRARY[metric]()
 
 
-def score(metric, references, predictions, *, method: str = "exact", format: str = "jsonl",
-          seed: int = 0, backend: str = "highs") -> MetricResult:
-    """Score ``predictions`` against ``references`` with ``metric``.
+_REQUIRED = object()
+
+
+def score(metric, *args, references=_REQUIRED, predictions=_REQUIRED, method: str = "exact",
+          format: str = "jsonl", seed: int = 0, backend: str = "highs") -> MetricResult:
+    """Score ``predictions`` against ``references`` with ``metric``; the documents are given
+    by keyword (``score(metric, references=..., predictions=...)``, as
+    :meth:`Metric.compute`), so that they cannot be swapped without a word.
 
     ``metric``: a shipped metric's name (``exactalign score --list``), a :class:`Metric`, or a
     spec file (``.toml``/``.json``). ``references`` / ``predictions``: lists of documents
-    (paired by position), or two paths -- JSONL files (paired by ``id``) or, with ``format``,
-    native files (``amr``, ``conll``, ``ree``). ``method``: ``exact``, ``ilp``, ``greedy`` or
-    ``brute``."""
+    (paired by position), or two paths -- JSONL files (paired as ``exactalign score`` pairs
+    them: by ``id``, or by position when neither file has ids; reference documents missing
+    from the system file are scored as empty predictions, with a :class:`UserWarning` naming
+    them) or, with ``format``, native files (``amr``, ``conll``, ``ree``, ``gtt``).
+    ``method``: ``exact``, ``ilp``, ``greedy`` or ``brute``."""
+    if args or references is _REQUIRED or predictions is _REQUIRED:
+        raise TypeError("exactalign.score takes the documents by keyword: "
+                        "score(metric, references=..., predictions=...) (positional lists "
+                        "would swap precision and recall when swapped)")
     m = _metric(metric)
     if isinstance(references, str | Path) != isinstance(predictions, str | Path):
         raise InputError("give references and predictions both as paths or both as lists")
-    ids = None
-    if isinstance(references, str | Path):
-        from .files import pair_documents, read_jsonl
+    if not isinstance(references, str | Path):
+        return m.compute(predictions=predictions, references=references, method=method,
+                         seed=seed, backend=backend)
+    import warnings
 
-        if format == "jsonl":
-            ref_docs, sys_docs = read_jsonl(references), read_jsonl(predictions)
-        else:
-            from .convert import READERS
+    from .files import missing_warning, pair_documents, read_jsonl
 
-            if format not in READERS:
-                raise InputError(f"unknown format {format!r}; choose jsonl, "
-                                 + ", ".join(READERS))
-            ids, refs, preds = READERS[format](references, predictions)
-            ref_docs = [(i, None, d) for i, d in zip(ids, refs, strict=True)]
-            sys_docs = [(i, None, d) for i, d in zip(ids, preds, strict=True)]
-        ids, predictions, references = pair_documents(m, ref_docs, sys_docs, str(references),
-                                                      str(predictions))
-    return m.compute(predictions, references, method, seed=seed, ids=ids, backend=backend)
+    if str(references) == "-" and str(predictions) == "-":
+        raise InputError("references and predictions cannot both be '-' (standard input can "
+                         "be read once)")
+    if format == "jsonl":
+        ref_docs, sys_docs = read_jsonl(references), read_jsonl(predictions)
+    else:
+        from .convert import READERS
+
+        if format not in READERS:
+            raise InputError(f"unknown format {format!r}; choose jsonl, " + ", ".join(READERS))
+        ids, refs, preds = READERS[format](references, predictions)
+        ref_docs = [(i, None, d) for i, d in zip(ids, refs, strict=True)]
+        sys_docs = [(i, None, d) for i, d in zip(ids, preds, strict=True)]
+    pairing = pair_documents(m, ref_docs, sys_docs, str(references), str(predictions))
+    warning = missing_warning(pairing)
+    if warning is not None:
+        warnings.warn(warning, UserWarning, stacklevel=2)
+    try:
+        return m.compute(predictions=pairing.predictions, references=pairing.references,
+                         method=method, seed=seed, ids=pairing.ids, backend=backend)
+    except InputError as e:
+        raise pairing.locate(e) from None

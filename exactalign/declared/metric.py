@@ -6,7 +6,7 @@ F1 per document, averaged over a corpus.
     ...                   name="trigger classification")
     >>> gold = [{"events": [{"span": [0, 1], "type": "Attack"}, {"span": [4, 5], "type": "Die"}]}]
     >>> pred = [{"events": [{"span": [0, 1], "type": "Attack"}]}]
-    >>> r = triggers.compute(pred, gold)
+    >>> r = triggers.compute(predictions=pred, references=gold)
     >>> (r.score.precision, r.score.recall)
     (1.0, 0.5)
     >>> r.status.value
@@ -36,6 +36,9 @@ from .engine import METHODS, Evaluator, Outcome
 from .nodes import Latent, Match, Node, from_dict, get_field, resolve_callable
 
 AVERAGES = ("micro", "macro")
+#: The default of :meth:`Metric.compute`'s required keywords (so that a positional call can be
+#: told apart and answered with the keyword form).
+_REQUIRED = object()
 
 
 @dataclass(frozen=True)
@@ -300,11 +303,24 @@ class Metric:
             raise VerificationError(f"metric {self.name!r}: bound {res.bound!r} below the "
                                     f"objective {out.value!r}")
 
-    def compute(self, predictions, references, method: str = "exact", *, seed: int = 0,
-                ids: Sequence[str] | None = None, backend: str = "highs") -> MetricResult:
+    def compute(self, *args, predictions=_REQUIRED, references=_REQUIRED,
+                method: str = "exact", seed: int = 0, ids: Sequence[str] | None = None,
+                backend: str = "highs") -> MetricResult:
         """Score a corpus: ``predictions[k]`` against ``references[k]`` (documents, paired by
-        position; ``ids`` names them). Returns a :class:`MetricResult` -- the object whose
-        ``to_dict()`` the command line prints with ``--json``."""
+        position; ``ids`` names them). Every argument is a keyword (``compute(predictions=...,
+        references=...)``, as Hugging Face evaluate's ``compute``): two positional lists of
+        documents would swap precision and recall without a word when swapped. Returns a
+        :class:`MetricResult` -- the object whose ``to_dict()`` the command line prints with
+        ``--json``.
+
+        An :class:`InputError` in a document names it (``document 'd2': ...``) and carries
+        ``document`` (its index) and ``side`` (``"reference"``, ``"prediction"``, or ``None``
+        when neither document alone is at fault), which
+        :meth:`exactalign.declared.files.Pairing.locate` turns into a file and line."""
+        if args or predictions is _REQUIRED or references is _REQUIRED:
+            raise TypeError("Metric.compute takes the documents by keyword: "
+                            "compute(predictions=..., references=...) (positional lists "
+                            "would swap precision and recall when swapped)")
         predictions, references = list(predictions), list(references)
         if len(predictions) != len(references):
             raise InputError(f"{len(predictions)} predicted documents but "
@@ -319,10 +335,29 @@ class Metric:
                 docs.append(self.score_document(p, r, method, seed=seed, doc_id=doc_id,
                                                 backend=backend))
             except InputError as e:
-                raise InputError(f"document {doc_id}: {e.message}", path=e.path,
-                                 line=e.line) from None
+                err = InputError(f"document {str(doc_id)!r}: {e.message}", path=e.path,
+                                 line=e.line)
+                err.document, err.side = k, self._side_at_fault(p, r)
+                raise err from None
         return MetricResult(self.name, method, self.average, self.to_dict(), tuple(docs),
                             time.perf_counter() - t0)
+
+    def _side_at_fault(self, prediction, reference) -> str | None:
+        """Which document of a pair that failed is malformed on its own: ``"reference"`` or
+        ``"prediction"`` (its self-score fails too), else ``None``."""
+        for side, doc in (("reference", reference), ("prediction", prediction)):
+            ev = Evaluator("exact", "recall" if self.directional else None, 0, "highs")
+            try:
+                root = self._root(doc)
+                if isinstance(self.spec, Match):
+                    ev.self_score(self.spec, root)
+                else:
+                    ev._latent_self(self.spec, root)
+            except InputError:
+                return side
+            except Exception:  # noqa: BLE001 - only a diagnosis; the first error stands
+                return None
+        return None
 
 
 def count_path(items, path: str) -> float:

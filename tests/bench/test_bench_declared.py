@@ -121,7 +121,7 @@ def coref_docs():
 @pytest.fixture(scope="module")
 def ceafe_ours(coref_docs):
     gold, pred = coref_docs
-    return LIBRARY["coref-ceafe"]().compute([pred], [gold]).score
+    return LIBRARY["coref-ceafe"]().compute(predictions=[pred], references=[gold]).score
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +132,7 @@ def amr_docs():
 @pytest.fixture(scope="module")
 def smatch_ours(amr_docs):
     gold, pred = amr_docs
-    return LIBRARY["smatch"]().compute([pred], [gold]).score
+    return LIBRARY["smatch"]().compute(predictions=[pred], references=[gold]).score
 
 
 # --------------------------------------------------------------------------------------------
