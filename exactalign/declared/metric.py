@@ -155,6 +155,13 @@ class Metric:
                              f"matching), not a {spec.kind}")
         if average not in AVERAGES:
             raise InputError(f"average must be 'micro' or 'macro', not {average!r}")
+        if name is not None and not isinstance(name, str):
+            raise InputError(f"a metric's name must be a string, not {name!r}")
+        if field is not None and (isinstance(field, bool) or not isinstance(field, str | int)):
+            raise InputError(f"a metric's field must be a string, not {field!r}")
+        if transform is not None and not (isinstance(transform, str) or callable(transform)):
+            raise InputError("a transform is a function or its 'module:function' name, not "
+                             f"{transform!r}")
         if isinstance(spec, Match) and spec.normalizer == "directional":
             raise InputError("the root's normalizer cannot be 'directional' (the root gives "
                              "precision, recall and F1 anyway)")
@@ -189,9 +196,12 @@ class Metric:
         if unknown:
             raise InputError(f"{where}: unknown keys {sorted(unknown)}; a metric has "
                              f"{', '.join(sorted(keys))} and spec")
-        return cls(from_dict(spec, f"{where}.spec"),
-                   **{k: d[k] for k in keys if k in d and k != "average"},
-                   average=d.get("average", "micro"))
+        root = from_dict(spec, f"{where}.spec")
+        try:
+            return cls(root, **{k: d[k] for k in keys if k in d and k != "average"},
+                       average=d.get("average", "micro"))
+        except InputError as e:  # a metric key: said where it is, as the spec's errors are
+            raise InputError(f"{where}: {e.message}") from None
 
     def to_dict(self) -> dict:
         d: dict = {"name": self.name}
