@@ -212,6 +212,21 @@ def test_a_bad_reference_span_names_the_reference_file(tmp_path, capsys, ner):
     assert one_error_line(err) == f"{gold}:2: document 'x': span [3, 1] ends before it starts"
 
 
+def test_a_document_nested_too_deep_to_score_is_one_error():
+    # a value json can still parse (near 1000 levels, fewer under a deep stack) recursed out
+    # of the comparison with a RecursionError; built here in memory, 5000 levels deep
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    m = Metric(Match(Record({"span": Span(), "type": Eq()})), field="e")
+    with pytest.raises(InputError) as e:
+        m.compute(predictions=[{"e": [{"span": [0, 1], "type": deep}]}],
+                  references=[{"e": [ent(0, 1)]}])
+    assert str(e.value) == ("document '0': nested too deeply to score (a value inside lists "
+                            "or tables hundreds of levels deep)")
+    assert (e.value.document, e.value.side) == (0, "prediction")
+
+
 def test_inclusive_spans_may_be_one_offset_long():
     m = Metric(Match(Span(inclusive=True)))
     r = m.compute(predictions=[[[2, 2]]], references=[[[2, 2]]])

@@ -344,9 +344,12 @@ class Metric:
             try:
                 docs.append(self.score_document(p, r, method, seed=seed, doc_id=doc_id,
                                                 backend=backend))
-            except InputError as e:
-                err = InputError(f"document {str(doc_id)!r}: {e.message}", path=e.path,
-                                 line=e.line)
+            except (InputError, RecursionError) as e:
+                message = (e.message if isinstance(e, InputError) else
+                           "nested too deeply to score (a value inside lists or tables "
+                           "hundreds of levels deep)")
+                err = InputError(f"document {str(doc_id)!r}: {message}",
+                                 path=getattr(e, "path", None), line=getattr(e, "line", None))
                 err.document, err.side = k, self._side_at_fault(p, r)
                 raise err from None
         return MetricResult(self.name, method, self.average, self.to_dict(), tuple(docs),
@@ -363,7 +366,7 @@ class Metric:
                     ev.self_score(self.spec, root)
                 else:
                     ev._latent_self(self.spec, root)
-            except InputError:
+            except (InputError, RecursionError):
                 return side
             except Exception:  # noqa: BLE001 - only a diagnosis; the first error stands
                 return None
