@@ -332,6 +332,22 @@ def test_compute_takes_the_documents_by_keyword():
         exactalign.score(m, gold, pred)
 
 
+def test_witness_takes_its_documents_by_keyword():
+    # greedy takes a-y (0.9, the largest), which blocks b-y, b's only pair: 0.9 in all; the
+    # optimum a-x 0.8 + b-y 0.7 = 1.5: one pair out (a-y), two in (a-x, b-y)
+    sims = {("a", "x"): 0.8, ("a", "y"): 0.9, ("b", "y"): 0.7}
+    from exactalign.declared import Func
+
+    m = Metric(Match(Func(lambda g, p: sims.get((g, p), 0.0))))
+    greedy = m.compute(predictions=[["x", "y"]], references=[["a", "b"]], method="greedy")
+    w = m.witness(prediction=["x", "y"], reference=["a", "b"],
+                  alignment=greedy.documents[0].results[0].alignment)
+    assert [tuple(p) for p in w.remove] == [(0, 1)]
+    assert (w.changes, sorted(map(tuple, w.add))) == (3, [(0, 0), (1, 1)])
+    with pytest.raises(TypeError):
+        m.witness(["x", "y"], ["a", "b"], greedy.documents[0].results[0].alignment)
+
+
 def test_score_on_files_warns_about_missing_documents(tmp_path):
     gold = write_jsonl(tmp_path / "gold.jsonl", [{"id": "a", "entities": [ent(0, 1)]},
                                                  {"id": "b", "entities": [ent(0, 1)]}])

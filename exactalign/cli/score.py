@@ -163,7 +163,8 @@ def run_score(args: argparse.Namespace) -> int:
                      if h.prf.f1 < d.prf.f1 - 1e-12]
             worst = []
             for d, h, k in sorted(short, key=lambda t: t[1].prf.f1 - t[0].prf.f1)[:10]:
-                w = m.witness(preds[k], refs[k], h.results[0].alignment, backend=args.backend)
+                w = m.witness(prediction=preds[k], reference=refs[k],
+                              alignment=h.results[0].alignment, backend=args.backend)
                 worst.append({"id": d.id, "exact_f1": d.prf.f1, "greedy_f1": h.prf.f1,
                               "witness": None if w is None else w.to_dict()})
             gap = {"f1_points": 100 * (e.value - g.value), "documents_short": len(short),

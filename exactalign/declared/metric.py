@@ -277,11 +277,12 @@ class Metric:
             prf = PRF(prf.recall_num, rd, prf.precision_num, pd)
         return DocumentScore(str(doc_id), prf, tuple(o.result for o in outs))
 
-    def witness(self, prediction, reference, alignment, *, backend: str = "highs"):
+    def witness(self, *, prediction, reference, alignment, backend: str = "highs"):
         """The fewest root pair changes that turn ``alignment`` (say, the greedy twin's) into
         an optimal root alignment (:func:`exactalign.problems.bipartite.witness`, with the
         exact inner similarities), or ``None`` where the root is not a plain matching
-        (latent variables, an order constraint)."""
+        (latent variables, an order constraint). Every argument is a keyword, as in
+        :meth:`compute`."""
         from ..problems import bipartite
 
         spec = self.spec
