@@ -4,10 +4,11 @@ hill-climbing.
 Registered in :data:`exactalign.cli.COMMANDS`; importing this module is cheap (no numpy).
 Flags shared with ``smatch`` 1.0.4: ``-f``, ``-r`` (restarts, default 4), ``--pr``,
 ``--significant``. ``--seed`` seeds the hill-climbing (one ``random.Random`` over the pairs) and
-HiGHS; ``--backend`` solves the rare MIPs (LPs always on HiGHS); ``--time-limit`` is the exact
-path's budget for its MIPs (a component whose MIP it cuts short keeps its rounded incumbent
-and its LP bound, status ``time_limit``); everything runs in one process (faster than
-starting workers). Output as smatch prints it (``Precision:`` and
+HiGHS; ``--backend`` solves the rare MIPs (LPs always on HiGHS); ``--time-limit`` bounds the
+whole command: the exact path runs first (a component whose MIP it cuts short keeps its rounded
+incumbent and its LP bound, status ``time_limit``), then the hill-climbing in what is left (a
+pair it stops keeps the best mapping reached, status ``time_limit``, and a line says on how many
+pairs it stopped); everything runs in one process (faster than starting workers). Output as smatch prints it (``Precision:`` and
 ``Recall:`` with ``--pr``, then ``F-score:``), one block per method; with ``--method both`` a line on the hill-climber's shortfall;
 with ``--pairs`` one line per pair. ``--json`` prints (``exactalign/output.schema.json``)
 ``{"test", "gold", "variant", "duplicates", "duplicate_triples", "pairs_scored", "overall":
@@ -99,6 +100,11 @@ def run_smatch(args: argparse.Namespace) -> int:
         print(f"exact: {o['proven_pairs']}/{len(sc.pairs)} pairs proven optimal, "
               f"{int(o['matched'])} of {o['test_triples']} test / {o['gold_triples']} gold "
               f"triples matched")
+    if "hillclimb" in overall:
+        stopped = sum(1 for x in sc.pairs if x.hillclimb.details.get("stopped"))
+        if stopped:
+            print(f"hill-climbing stopped by the time limit on {stopped} of {len(sc.pairs)} "
+                  "pairs (each keeps the best mapping it reached)")
     if len(sc.methods) > 1:
         below = sum(1 for x in sc.pairs if x.hillclimb.objective < x.exact.objective)
         short = overall["exact"]["matched"] - overall["hillclimb"]["matched"]
@@ -112,7 +118,9 @@ def run_smatch(args: argparse.Namespace) -> int:
             for m in sc.methods:
                 d = rep[m]
                 cells.append(f"{m} {int(d['matched'])} F {fmt % d['score']['f1']}"
-                             + (f" {d['status']} bound {d['bound']:g}" if m == "exact" else ""))
+                             + (f" {d['status']} bound {d['bound']:g}" if m == "exact" else "")
+                             + (f" {d['status']}" if m == "hillclimb"
+                                and d["status"] == "time_limit" else ""))
             print("; ".join(cells))
     return 0
 

@@ -196,7 +196,12 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     (:func:`~exactalign.problems.latent.solve_exact_many`, LPs on HiGHS, the rare MIPs on
     ``backend``; ``time_limit`` is the budget of the whole exact computation, branch and bound
     included: past it the pairs left unproven keep their incumbent and a valid bound, status
-    ``time_limit``). numpy, scipy and HiGHS are imported only
+    ``time_limit``). With ``both`` the exact path runs first, then the hill-climber, whose
+    climbs ``time_limit`` bounds too (the whole hill-climbing; in a command, both end with the
+    command's budget): once it passes, the pair being climbed keeps the best mapping reached and
+    the pairs left their smart initial mappings, status ``time_limit``
+    (:func:`~exactalign.problems.latent.hillclimb.hillclimb_result`; its memo is bounded too).
+    numpy, scipy and HiGHS are imported only
     when a pair needs them, which on the small pilot files is never (module docstring).
 
     Every mapping (``Result.alignment``) is a sorted tuple of ``(test variable, gold variable)``
@@ -224,11 +229,6 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     counts = [_counts(t, g, variant) for t, g in pairs]
     times = {}
     hc = ex = [None] * len(insts)
-    if method in ("hillclimb", "both"):
-        t0 = time.perf_counter()
-        rng = random.Random(seed)
-        hc = [hillclimb.hillclimb_result(inst, restarts, rng=rng, seed=seed) for inst in insts]
-        times["hillclimb"] = time.perf_counter() - t0
     if method in ("exact", "both"):
         t0 = time.perf_counter()
         work = bnb.BNB_WORK_LIMIT if bnb_work is None else bnb_work
@@ -256,6 +256,15 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
                                             f"{r.objective}")
                 ex[k] = r.replace(alignment=m)
         times["exact"] = time.perf_counter() - t0
+    if method in ("hillclimb", "both"):
+        from ..core.deadline import Deadline
+
+        t0 = time.perf_counter()
+        rng = random.Random(seed)
+        deadline = Deadline(time_limit)
+        hc = [hillclimb.hillclimb_result(inst, restarts, rng=rng, seed=seed, deadline=deadline)
+              for inst in insts]
+        times["hillclimb"] = time.perf_counter() - t0
     scores = tuple(PairScore(k, c[0], c[1], e, h, tuple(pr))
                    for k, (c, e, h, pr) in enumerate(zip(counts, ex, hc, pairs, strict=True)))
     methods = ("exact", "hillclimb") if method == "both" else (method,)

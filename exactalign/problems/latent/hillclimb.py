@@ -2,20 +2,57 @@
 pure Python: its candidate pool (:func:`smatch_pool`), the climbing state (:class:`Climber`:
 smart and random initial mappings, best move or swap while it gains), the climb with random
 restarts (:func:`hillclimb_mapping`) and its verified :class:`~exactalign.core.result.Result`
-(:func:`hillclimb_result`)."""
+(:func:`hillclimb_result`).
+
+Two bounds smatch does not have, so that the climb respects a command's budgets (a step costs
+``O(n^2)`` swaps in pure Python: on a 250-variable pair half a second and, through smatch's memo,
+~70 MB a step -- the memo reached 17.8 GB within a minute):
+
+* time: the climb checks a :class:`~exactalign.core.deadline.Deadline` (by default the command's
+  ``--time-limit``, :func:`~exactalign.core.deadline.command_budget`) between rows of its swap
+  loop; once it passes, the climb stops with the mapping reached, the rounds left are skipped,
+  and the result says so (status ``time_limit``, ``details["stopped"]``);
+* memory: the memo (``match_triple_dict``) keeps at most :func:`memo_capacity` entries; once full
+  it stops memoising (nothing is evicted, later look-ups still hit the entries it holds). The memo
+  is a pure cache of exact counts -- a hit returns what the computation would -- so the mapping,
+  the counts and the random draws are smatch's whether or not it fills
+  (``details["memo_full"]`` says if it did); in a climb fewer than 0.2% of its look-ups hit.
+"""
 
 from __future__ import annotations
 
 import random
 import time
 
+from ...core.deadline import Deadline
 from ...core.errors import VerificationError
+from ...core.memory import memory_limit
 from ...core.result import Result, Status
 from .instance import LatentInstance
 from .matches import count_matches, mapping_rows
 
 #: smatch's default number of random restarts (``-r 4``).
 DEFAULT_RESTARTS = 4
+#: The most memory one pair's memo may take (bytes) ...
+MEMO_MAX_BYTES = 512 * 2 ** 20
+#: ... and at most this share of :func:`~exactalign.core.memory.memory_limit`.
+MEMO_SHARE = 0.125
+#: Bytes a memo entry takes beyond its key's 8 bytes a variable: the tuple's header, the dict's
+#: slot and index and the count. Measured with tracemalloc after two steps on synthetic pairs of
+#: 31, 123 and 259 variables: 79 bytes each time (2,151 an entry at 259); about twice that
+#: leaves room for a dict just grown (its table doubles) and counts above 256 (not cached ints).
+MEMO_ENTRY_OVERHEAD = 176
+
+
+def memo_capacity(n_left: int, budget: int | None = None) -> int:
+    """Entries the memo of a pair with ``n_left`` left variables may hold: ``budget`` bytes
+    (default: :data:`MEMO_MAX_BYTES`, or :data:`MEMO_SHARE` of the memory limit if less) over
+    the bytes an entry takes."""
+    if budget is None:
+        limit = memory_limit()
+        budget = MEMO_MAX_BYTES if limit is None else min(MEMO_MAX_BYTES,
+                                                           int(MEMO_SHARE * limit))
+    return max(0, budget) // (8 * n_left + MEMO_ENTRY_OVERHEAD)
 
 
 def smatch_pool(inst: LatentInstance):
@@ -58,14 +95,28 @@ def smatch_pool(inst: LatentInstance):
 
 class Climber:
     """One pair's hill-climbing state: smatch's pool and its ``match_triple_dict`` memo (kept for
-    the whole pair, across restarts, as smatch keeps it)."""
+    the whole pair, across restarts, as smatch keeps it, up to :attr:`memo_cap` entries: then it
+    stops memoising). :attr:`deadline` (a :class:`~exactalign.core.deadline.Deadline`, ``None``:
+    none): :meth:`climb` stops, keeping its mapping, once it passes, and sets :attr:`stopped`."""
 
     def __init__(self, candidates, weights, n_right: int, left_concepts=None,
-                 right_concepts=None):
+                 right_concepts=None, memo_cap: int | None = None):
         self.candidates, self.weights, self.n_right = candidates, weights, n_right
         self.c1, self.c2 = left_concepts, right_concepts
         self.memo: dict = {}
-        self.deadline = None  # a Deadline: climb() stops, keeping its mapping, once it passes
+        self.memo_cap = memo_capacity(len(candidates)) if memo_cap is None else memo_cap
+        self.deadline: Deadline | None = None
+        self.stopped = False  # the deadline stopped a climb
+
+    @property
+    def memo_full(self) -> bool:
+        """The memo reached :attr:`memo_cap` (and stopped memoising)."""
+        return len(self.memo) >= self.memo_cap
+
+    def _expired(self) -> bool:
+        if self.deadline is not None and self.deadline.expired():
+            self.stopped = True
+        return self.stopped
 
     @classmethod
     def of(cls, inst: LatentInstance) -> Climber:
@@ -155,7 +206,8 @@ class Climber:
                     total += w
                 elif k[0] >= i and mapping[k[0]] == k[1]:
                     total += w
-        self.memo[key] = total
+        if len(self.memo) < self.memo_cap:
+            self.memo[key] = total
         return total
 
     def move_gain(self, mapping, i, old, new, cur) -> int:
@@ -172,7 +224,8 @@ class Climber:
         for k, w in self.weights.get((i, old), {}).items():
             if k == -1 or mapping[k[0]] == k[1]:
                 gain -= w
-        self.memo[key] = cur + gain
+        if len(self.memo) < self.memo_cap:
+            self.memo[key] = cur + gain
         return gain
 
     def swap_gain(self, mapping, i, mi, j, mj, cur) -> int:
@@ -200,7 +253,8 @@ class Climber:
                 gain -= w
             elif k[0] != i and mapping[k[0]] == k[1]:
                 gain -= w
-        self.memo[key] = cur + gain
+        if len(self.memo) < self.memo_cap:
+            self.memo[key] = cur + gain
         return gain
 
     def best_gain(self, mapping: list, cur: int):
@@ -211,7 +265,10 @@ class Climber:
         unmatched = set(range(self.n_right))
         for nid in mapping:
             unmatched.discard(nid)
+        timed = self.deadline is not None
         for i, nid in enumerate(mapping):
+            if timed and self._expired():
+                return 0, mapping  # out of time: no move (climb() stops here)
             cands = self.candidates[i]
             for nm in unmatched:
                 if nm in cands:
@@ -219,9 +276,8 @@ class Climber:
                     if g > best:
                         best, node1, node2, use_swap = g, i, nm, False
         n = len(mapping)
-        deadline = self.deadline
         for i in range(n):
-            if deadline is not None and deadline.expired():
+            if timed and self._expired():
                 return 0, mapping  # out of time: no move (climb() stops here)
             mi = mapping[i]
             for j in range(i + 1, n):
@@ -238,9 +294,11 @@ class Climber:
 
     def climb(self, mapping: list) -> tuple[list, int]:
         """Apply the best move or swap while it gains (smatch's inner ``while True`` loop);
-        with a :attr:`deadline` (our polishing only, never smatch's heuristic), stop when it
-        passes, keeping the mapping reached."""
+        with a :attr:`deadline`, stop when it passes (:attr:`stopped`), keeping the mapping
+        reached."""
         cur = self.match(mapping)
+        if self.deadline is not None and self._expired():
+            return mapping, cur
         while True:
             gain, new = self.best_gain(mapping, cur)
             if gain <= 0:
@@ -249,8 +307,33 @@ class Climber:
             mapping = new
 
 
+def _climbed(inst: LatentInstance, restarts: int, rng: random.Random | None, seed: int,
+             deadline: Deadline | None, memo_cap: int | None):
+    """:func:`hillclimb_mapping`'s search; also returns its :class:`Climber`."""
+    if restarts < 0:
+        raise ValueError(f"restarts must be >= 0, not {restarts!r}")
+    rng = rng if rng is not None else random.Random(seed)
+    c = Climber.of(inst)
+    if memo_cap is not None:
+        c.memo_cap = memo_cap
+    c.deadline = Deadline(None) if deadline is None else deadline
+    if c.deadline.limit is None:
+        c.deadline = None  # no budget: no checks
+    best, best_num, rounds = [-1] * inst.n_left, 0, []
+    for r in range(restarts + 1):
+        if c.stopped:
+            break  # out of time: the rounds left are skipped
+        start = c.smart_init(rng) if r == 0 else c.random_init(rng)
+        mapping, num = c.climb(start)
+        rounds.append(num)
+        if num > best_num:
+            best, best_num = mapping[:], num
+    return best, best_num, rounds, c
+
+
 def hillclimb_mapping(inst: LatentInstance, restarts: int = DEFAULT_RESTARTS, *,
-                      rng: random.Random | None = None, seed: int = 0):
+                      rng: random.Random | None = None, seed: int = 0,
+                      deadline: Deadline | None = None, memo_cap: int | None = None):
     """smatch 1.0.4's ``get_best_match`` with ``restarts`` random restarts (``-r``): round 0
     starts from the smart initial mapping, rounds 1..restarts from random ones; each climbs
     until no move or swap gains; the first round reaching the best count is kept.
@@ -260,32 +343,33 @@ def hillclimb_mapping(inst: LatentInstance, restarts: int = DEFAULT_RESTARTS, *,
     entropy) at each initial mapping, so its runs cannot be reproduced by any seed; with that
     reseeding disabled and the global generator seeded like ``rng``, smatch makes the same calls
     and returns the same mapping (the tests check this). Returns ``(mapping list, count,
-    per-round counts)`` with ``mapping[i]`` the right variable of left ``i`` or -1."""
-    if restarts < 0:
-        raise ValueError(f"restarts must be >= 0, not {restarts!r}")
-    rng = rng if rng is not None else random.Random(seed)
-    c = Climber.of(inst)
-    best, best_num, rounds = [-1] * inst.n_left, 0, []
-    for r in range(restarts + 1):
-        start = c.smart_init(rng) if r == 0 else c.random_init(rng)
-        mapping, num = c.climb(start)
-        rounds.append(num)
-        if num > best_num:
-            best, best_num = mapping[:], num
+    per-round counts)`` with ``mapping[i]`` the right variable of left ``i`` or -1.
+
+    Budgets (module docstring): ``deadline`` (default: the enclosing command's budget, none
+    outside one) stops the climb with the best mapping reached, skipping the rounds left (then
+    fewer counts than rounds, and ``rng`` has made fewer draws than smatch would);
+    ``memo_cap`` (default :func:`memo_capacity`) bounds the memo without changing the result."""
+    best, best_num, rounds, _ = _climbed(inst, restarts, rng, seed, deadline, memo_cap)
     return best, best_num, rounds
 
 
 def hillclimb_result(inst: LatentInstance, restarts: int = DEFAULT_RESTARTS, *,
-                     rng: random.Random | None = None, seed: int = 0) -> Result:
-    """:func:`hillclimb_mapping` as a :class:`~exactalign.core.result.Result` (status FEASIBLE,
-    no bound; the alignment a sorted tuple of rows; ``details["rounds"]``: the count each round
-    reached). The count it reports is re-verified by :func:`count_matches`."""
+                     rng: random.Random | None = None, seed: int = 0,
+                     deadline: Deadline | None = None, memo_cap: int | None = None) -> Result:
+    """:func:`hillclimb_mapping` as a :class:`~exactalign.core.result.Result` (no bound; the
+    alignment a sorted tuple of rows; ``details["rounds"]``: the count each round reached,
+    ``details["memo_full"]``: whether the memo reached its cap). Status FEASIBLE, or TIME_LIMIT
+    when ``deadline`` stopped the climb (``details["stopped"]``: ``"time limit"``): the best
+    mapping reached so far. The count it reports is re-verified by :func:`count_matches`."""
     t0 = time.perf_counter()
-    ml, num, rounds = hillclimb_mapping(inst, restarts, rng=rng, seed=seed)
+    ml, num, rounds, c = _climbed(inst, restarts, rng, seed, deadline, memo_cap)
     m = mapping_rows(ml)
     obj = count_matches(inst, m)
     if obj != num:
         raise VerificationError(f"hill-climbing reported {num} matches but its mapping scores "
                                 f"{obj}")
-    return Result(Status.FEASIBLE, float(obj), None, m, "hillclimb", time.perf_counter() - t0,
-                  seed=seed, details={"restarts": restarts, "rounds": tuple(rounds)})
+    details = {"restarts": restarts, "rounds": tuple(rounds), "memo_full": c.memo_full}
+    if c.stopped:
+        details["stopped"] = "time limit"
+    return Result(Status.TIME_LIMIT if c.stopped else Status.FEASIBLE, float(obj), None, m,
+                  "hillclimb", time.perf_counter() - t0, seed=seed, details=details)

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ...core.deadline import Deadline
 from ...core.errors import VerificationError
 from ...core.result import Result, Status
 from ...core.solve import SolveOptions, solve_model, verified_result
@@ -48,7 +49,9 @@ def solve(inst: LatentInstance, method: str = "exact", *, backend: str = "highs"
                    out).
     ``hillclimb``  smatch 1.0.4's hill-climbing with ``restarts`` restarts drawing from ``rng``
                    (else ``random.Random(seed)``); status FEASIBLE, no bound;
-                   ``details["rounds"]``: the count each round reached.
+                   ``details["rounds"]``: the count each round reached; stopped by
+                   ``time_limit`` (or the command's budget): status TIME_LIMIT with the best
+                   mapping reached (:func:`~.hillclimb.hillclimb_result`).
 
     The objective is always recomputed by :func:`check`; ``time_limit`` is an overall budget."""
     if method not in METHODS:
@@ -56,7 +59,8 @@ def solve(inst: LatentInstance, method: str = "exact", *, backend: str = "highs"
                          "of " + ", ".join(METHODS))
     t0 = time.perf_counter()
     if method == "hillclimb":
-        r = hillclimb_result(inst, restarts, rng=rng, seed=seed)
+        r = hillclimb_result(inst, restarts, rng=rng, seed=seed,
+                             deadline=Deadline(time_limit))
         return r.replace(alignment=as_mapping_array(r.alignment))
     if method == "bnb":
         r = bnb_result(inst)
