@@ -6,17 +6,18 @@ restarts (:func:`hillclimb_mapping`) and its verified :class:`~exactalign.core.r
 
 Two bounds smatch does not have, so that the climb respects a command's budgets (a step costs
 ``O(n^2)`` swaps in pure Python: on a 250-variable pair half a second and, through smatch's memo,
-~70 MB a step -- the memo reached 17.8 GB within a minute):
+~70 MB a step -- its memo grew to 17.8 GB, issue 36):
 
 * time: the climb checks a :class:`~exactalign.core.deadline.Deadline` (by default the command's
-  ``--time-limit``, :func:`~exactalign.core.deadline.command_budget`) between rows of its swap
-  loop; once it passes, the climb stops with the mapping reached, the rounds left are skipped,
+  ``--time-limit``, :func:`~exactalign.core.deadline.command_budget`) between rows of its move and
+  swap loops; once it passes, the climb stops with the mapping reached, the rounds left are skipped,
   and the result says so (status ``time_limit``, ``details["stopped"]``);
 * memory: the memo (``match_triple_dict``) keeps at most :func:`memo_capacity` entries; once full
   it stops memoising (nothing is evicted, later look-ups still hit the entries it holds). The memo
   is a pure cache of exact counts -- a hit returns what the computation would -- so the mapping,
   the counts and the random draws are smatch's whether or not it fills
-  (``details["memo_full"]`` says if it did); in a climb fewer than 0.2% of its look-ups hit.
+  (``details["memo_full"]`` says if it did). It rarely helps: in one climb on synthetic pairs,
+  1% of its look-ups hit at 30 variables, 0.1% or fewer at 60 to 250.
 """
 
 from __future__ import annotations
