@@ -84,7 +84,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import InputError
-from .text import not_utf8
+from .text import check_no_nul, not_utf8
 
 BEGIN = "#BeginOfDocument"
 END = "#EndOfDocument"
@@ -297,6 +297,7 @@ def read_tbf(path, *, mode: str = "char", attributes: Sequence[str] = DEFAULT_AT
         data = Path(path).read_bytes()
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16: no line of it could be read
         raise not_utf8(data, 0, str(path))
+    check_no_nul(data, path)
     try:
         data.decode("utf-8")
         bad = None
@@ -452,6 +453,7 @@ def read_token_table(path, *, offset_fields: tuple[int, int] = TOKEN_OFFSET_FIEL
     sink = _Sink(str(path), strict)
     tokens: dict[str, Token] = {}
     data = Path(path).read_bytes()
+    check_no_nul(data, path)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as e:  # kept as they are, as in TBF files; the first one named
@@ -492,8 +494,10 @@ def check_token_ids(doc: TbfDocument, table: TokenTable, path: str) -> None:
 def read_type_whitelist(path) -> frozenset[str]:
     """A type white list (v1.8's ``-wl``): one type per line, compared canonically
     (``conflict attack`` = ``Conflict_Attack``)."""
-    with open(path, encoding="utf-8-sig", errors="surrogateescape") as f:
-        return whitelist_from_lines(f.read().splitlines())
+    data = Path(path).read_bytes()
+    check_no_nul(data, path)
+    text = data.decode("utf-8-sig", errors="surrogateescape")
+    return whitelist_from_lines(text.splitlines())
 
 
 def whitelist_from_lines(lines: Iterable[str]) -> frozenset[str]:

@@ -1,5 +1,5 @@
-"""Reading a whole input file as UTF-8 text, with the failing line named on a decoding error;
-the messages every reader shares."""
+"""Reading a whole input file as UTF-8 text, with the failing line named on a decoding error or
+a NUL byte; the messages every reader shares."""
 
 from __future__ import annotations
 
@@ -17,15 +17,28 @@ TOO_DEEP = ("not valid JSON: nested too deeply (arrays or objects inside one ano
 def read_text(path) -> tuple[str, str]:
     """``(label, text)`` of ``path`` (``"-"``: standard input, labelled ``<stdin>``), decoded as
     UTF-8 (a leading BOM is dropped). Raises :class:`InputError` naming file and line for bytes
-    that are not UTF-8, and ``OSError`` when the file cannot be read."""
+    that are not UTF-8 or a NUL byte (:func:`check_no_nul`), and ``OSError`` when the file
+    cannot be read."""
     if str(path) == "-":
         label, data = "<stdin>", sys.stdin.buffer.read()
     else:
         label, data = str(path), Path(path).read_bytes()
     try:
-        return label, data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise not_utf8(data, e.start, label) from None
+    check_no_nul(data, label)
+    return label, text
+
+
+def check_no_nul(data: bytes, label) -> None:
+    """Raise :class:`InputError` naming the line and offset of the first NUL byte of ``data``
+    (read from ``label``): no text format exactalign reads has one, and a NUL inside a token
+    would otherwise be scored as a character, silently (a binary file, or a corrupted copy)."""
+    offset = data.find(b"\x00")
+    if offset >= 0:
+        raise InputError(f"a NUL byte (0x00) at offset {offset}: not a text file (binary or "
+                         "corrupted?)", path=str(label), line=data.count(b"\n", 0, offset) + 1)
 
 
 def not_utf8(data: bytes, offset: int, label: str) -> InputError:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ...core.errors import InputError
+from ..text import check_no_nul
 
 #: The name of standard input in messages.
 STDIN = "<stdin>"
@@ -30,4 +31,5 @@ def read_latin1(path: Path) -> str:
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise InputError("UTF-16 text (it starts with a UTF-16 byte order mark): the 1992 files "
                          "are 8-bit text; save it as Latin-1 or UTF-8", path=path, line=1)
+    check_no_nul(data, label(path))
     return data.removeprefix(b"\xef\xbb\xbf").decode("latin-1")
