@@ -95,6 +95,10 @@ def _read_structure(path: str) -> tuple[list[str], list | None]:
             for e in edges)
         if not ok:
             raise InputError("'edges' must be a list of [u, v] integer pairs", path=path)
+        for k, (u, v) in enumerate(edges):  # before numpy, which cannot hold 10**30
+            if not (0 <= u < len(items) and 0 <= v < len(items)):
+                raise InputError(f"edges: edge {k} ({u}, {v}) names an item outside "
+                                 f"0..{len(items) - 1}", path=path)
     return items, edges
 
 

@@ -25,11 +25,11 @@ One JSON object per annotation (File A, File B)::
 Rules (each violation is an :class:`~exactalign.InputError` naming the file, the JSON line for
 syntax errors, and otherwise the element, e.g. ``documents[0] (doc1).mentions[3] (m-4)``):
 
-* A **span** is ``[begin, end]`` -- character offsets, ``end`` exclusive, ``0 <= begin < end``
-  -- or a list of such pieces ``[[b1, e1], [b2, e2]]`` for a discontinuous span (TBF event
-  mentions). Pieces are kept sorted; overlapping pieces are an error. Two spans are at the
-  *same location* when they cover the same characters; they *overlap* by the number of
-  characters they share.
+* A **span** is ``[begin, end]`` -- character offsets, ``end`` exclusive,
+  ``0 <= begin < end <= 2**53`` (:data:`MAX_OFFSET`, TBF offsets too) -- or a list of such
+  pieces ``[[b1, e1], [b2, e2]]`` for a discontinuous span (TBF event mentions). Pieces are
+  kept sorted; overlapping pieces are an error. Two spans are at the *same location* when they
+  cover the same characters; they *overlap* by the number of characters they share.
 * ``documents``: a non-empty list; document ids are distinct. ``mentions``: ids distinct within
   the document. ``entities``, ``relations`` and ``events`` default to empty lists; ``type``,
   ``subtype`` and ``level`` to ``""``.
@@ -66,6 +66,11 @@ from .text import TOO_DEEP, read_text
 
 #: A span: sorted, non-overlapping ``(begin, end)`` pieces, ``end`` exclusive.
 Span = tuple[tuple[int, int], ...]
+
+#: Largest character offset accepted (2**53: every offset, length and overlap is then exact as
+#: an int64 and as a float64; an offset past it is a corrupted file, and numpy could not hold
+#: it -- an OverflowError traceback before this limit).
+MAX_OFFSET = 2**53
 
 
 @dataclass(frozen=True)
@@ -214,6 +219,10 @@ def parse_span(value, where: str, w: _Where) -> Span:
         if len(p) != 2 or not all(_is_int(x) for x in p):
             raise w.error(where, f"span piece {p!r} is not two integers [begin, end]")
         b, e = p
+        for name, x in (("begin", b), ("end", e)):
+            if x > MAX_OFFSET:
+                raise w.error(where, f"span {name} {x} is too large (character offsets are at "
+                                     f"most {MAX_OFFSET})")
         if b < 0 or e <= b:
             raise w.error(where, f"span piece [{b}, {e}] must have 0 <= begin < end (end is "
                                  "exclusive)")
@@ -407,6 +416,10 @@ def ere_from_tbf(tbf) -> EreAnnotation:
                                  f"{seen[m.mention_id]}: ERE mentions need distinct ids",
                                  path=tbf.path, line=m.line)
             seen[m.mention_id] = m.line
+            big = [x for piece in m.pieces for x in piece if x > MAX_OFFSET]
+            if big:
+                raise InputError(f"mention {m.mention_id}: character offset {big[0]} is too "
+                                 f"large (at most {MAX_OFFSET})", path=tbf.path, line=m.line)
             pieces = _merge_pieces(m.pieces)
             if not pieces:
                 raise InputError(f"mention {m.mention_id} covers no character", path=tbf.path,
