@@ -21,6 +21,16 @@ Text format (TSV or any whitespace)
   indices and a finite weight ``>= 0`` (pairs of weight 0 are not candidates and are dropped).
   A pair may appear only once.
 
+Limits
+------
+A side has at most :data:`MAX_ITEMS` (10**7) items: ``n_ref``, ``n_pred`` and every index
+stay below it (a header of 2**31 would allocate 16 GiB). A nonzero weight lies in
+``[1e-5, 1e12]`` (:data:`MIN_WEIGHT`, :data:`MAX_WEIGHT`) and the largest is at most
+``1e12`` times the smallest (:data:`MAX_WEIGHT_RATIO`): outside that range the solvers'
+tolerances (1e-7, and exactalign's certificate tolerance 1e-6) or their infinity (1e20) make a
+proof of optimality meaningless, so the file is refused; scale the weights (the optimal
+alignment does not change when every weight is multiplied by the same factor).
+
 JSON format
 -----------
 ::
@@ -35,8 +45,8 @@ Errors
 ------
 Every problem raises :class:`~exactalign.InputError` naming the file and line
 (``file.tsv:7: ...``): a wrong number of fields, an index that is not an integer, negative, or
-not below the declared size, a weight that is not a number, negative or not finite, a pair given
-twice (both lines named), malformed JSON (the JSON decoder's line), an unknown kind or key, a
+not below the declared size, a size or index past :data:`MAX_ITEMS`, a weight that is not a
+number, negative, not finite or outside the range above, a pair given twice (both lines named), malformed JSON (the JSON decoder's line), an unknown kind or key, a
 file with neither header nor pairs. Everything is validated before the instance is built.
 A kind passed to :func:`read_pairs` overrides the file's (the command line's ``--kind``).
 """
@@ -61,8 +71,30 @@ if TYPE_CHECKING:
 #: file's header does not import numpy -- a test pins the two together).
 KINDS = ("1:1", "1:N", "N:1", "N:N")
 
-#: Largest index accepted (guards the int64 arrays of the instance against overflow).
-MAX_INDEX = 2**31 - 1
+#: Most items a side may have (``n_ref``, ``n_pred``, 1 + an index). An instance is stored
+#: sparsely, but its arrays indexed by item (the CSR row pointers, the per-item marks of the
+#: solvers) take 8 bytes an item: 10**7 items is 80 MB, while a header of 2**31 allocated
+#: 16 GiB and was killed for memory (issue 36). No alignment task comes near it.
+MAX_ITEMS = 10**7
+#: Largest index accepted.
+MAX_INDEX = MAX_ITEMS - 1
+
+#: The range of a nonzero weight, and the most the largest may exceed the smallest by.
+#: A proof of optimality is checked to :data:`exactalign.core.result.OBJ_TOL` (1e-6, absolute
+#: below an objective of 1, relative above), and HiGHS works to feasibility and optimality
+#: tolerances of 1e-7: a weight near them is lost in the rounding, and a solver then "proves"
+#: an objective below the true optimum (measured: every 8 x 8 instance of weights in
+#: [1e-9, 1e-6] certified "optimal" below the optimum, some near 1e-6 too, none from 1e-5 on).
+#: The smallest weight is therefore ten times that tolerance. The largest, 1e12, keeps an
+#: objective of 10**7 such weights (:data:`MAX_ITEMS`) below HiGHS' infinity (1e20, past which a
+#: cost *is* infinite: weights of 1e300 ended in status error with HiGHS and "infeasible" with
+#: CBC). A ratio of 1e12 keeps the smallest weight 4,500 times above the float64 rounding of a
+#: sum of the largest (2.2e-16); past it the smallest weights change nothing a solver can see.
+MIN_WEIGHT = 1e-5
+MAX_WEIGHT = 1e12
+MAX_WEIGHT_RATIO = 1e12
+WEIGHT_RANGE = (f"nonzero weights lie in [{MIN_WEIGHT:g}, {MAX_WEIGHT:g}], the largest at most "
+                f"{MAX_WEIGHT_RATIO:g} times the smallest")
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _WS = re.compile(r"\s*")
@@ -138,6 +170,9 @@ def _check_size(key, value, path, line) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InputError(f"{key} must be a non-negative integer, got {value!r}",
                          path=path, line=line)
+    if value > MAX_ITEMS:
+        raise InputError(f"{key} {value} is too large (at most {MAX_ITEMS} items a side)",
+                         path=path, line=line)
     return value
 
 
@@ -148,6 +183,18 @@ def _check_weight(w: float, shown, path, line) -> float:
         raise InputError(f"weight {shown} is negative; weights must be >= 0",
                          path=path, line=line)
     return w
+
+
+def _check_range(w: float, shown, path, line) -> None:
+    """A nonzero weight ``w`` (written ``shown``) within [MIN_WEIGHT, MAX_WEIGHT]."""
+    if w < MIN_WEIGHT:
+        raise InputError(f"weight {shown} is below {MIN_WEIGHT:g}: {WEIGHT_RANGE} (the solvers' "
+                         "tolerances would swamp it and a proof of optimality mean nothing); "
+                         "scale the weights up, or write 0 for no candidate",
+                         path=path, line=line)
+    raise InputError(f"weight {shown} is above {MAX_WEIGHT:g}: {WEIGHT_RANGE} (near the "
+                     "solvers' infinity, 1e20, a proof of optimality means nothing); scale the "
+                     "weights down", path=path, line=line)
 
 
 class _Collector:
@@ -162,8 +209,16 @@ class _Collector:
         self.cols: list[int] = []
         self.weights: list[float] = []
         self.seen: dict[int, int] = {}  # (r << 32 | c) -> line
+        self.low = self.high = None  # (weight, line) of the smallest and largest nonzero weight
 
-    def add(self, r: int, c: int, w: float, line: int) -> None:
+    def add(self, r: int, c: int, w: float, line: int, shown: str | None = None) -> None:
+        if w:
+            if not MIN_WEIGHT <= w <= MAX_WEIGHT:
+                _check_range(w, repr(w) if shown is None else shown, self.path, line)
+            if self.low is None or w < self.low[0]:
+                self.low = (w, line)
+            if self.high is None or w > self.high[0]:
+                self.high = (w, line)
         if 0 <= r < self.limits[0] and 0 <= c < self.limits[1]:
             first = self.seen.setdefault(r << 32 | c, line)
             if first == line:
@@ -177,8 +232,8 @@ class _Collector:
             if i < 0:
                 raise InputError(f"{side} index {i} is negative", path=self.path, line=line)
             if i > MAX_INDEX:
-                raise InputError(f"{side} index {i} is too large (at most {MAX_INDEX})",
-                                 path=self.path, line=line)
+                raise InputError(f"{side} index {i} is too large (at most {MAX_INDEX}: "
+                                 f"{MAX_ITEMS} items a side)", path=self.path, line=line)
             n = self.sizes.get(key)
             if n is not None and i >= n:
                 raise InputError(f"{side} index {i} is out of range: {key} is {n} "
@@ -187,6 +242,13 @@ class _Collector:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def result(self, kind) -> _Pairs:
+        if self.low is not None and self.high[0] > MAX_WEIGHT_RATIO * self.low[0]:
+            (lo, lo_line), (hi, hi_line) = self.low, self.high
+            raise InputError(f"the weights span {hi / lo:.3g} (largest {hi!r} on line "
+                             f"{hi_line}, smallest {lo!r} on line {lo_line}): {WEIGHT_RANGE} "
+                             "(past it the smallest weights are below the solvers' precision "
+                             "and a proof of optimality means nothing); scale or drop the "
+                             "smallest", path=self.path, line=max(lo_line, hi_line))
         return _Pairs(self.rows, self.cols, self.weights, self.sizes.get("n_ref"),
                       self.sizes.get("n_pred"), kind)
 
@@ -229,7 +291,7 @@ def _parse_text(text: str, path) -> _Pairs:
                 if 0.0 <= weight < inf:
                     if pairs is None:
                         pairs = _Collector(path, sizes, size_lines)
-                    pairs.add(int(r), int(c), weight, lineno)
+                    pairs.add(int(r), int(c), weight, lineno, w)
                     continue
         if not fields:
             continue
@@ -262,7 +324,7 @@ def _parse_text(text: str, path) -> _Pairs:
         _check_weight(weight, fields[2], path, lineno)
         if pairs is None:
             pairs = _Collector(path, sizes, size_lines)
-        pairs.add(idx[0], idx[1], weight, lineno)
+        pairs.add(idx[0], idx[1], weight, lineno, fields[2])
     if header_line is None and pairs is None:
         raise InputError("empty file: no header and no candidate pairs", path=path)
     return (pairs or _Collector(path, sizes, size_lines)).result(kind)
@@ -284,7 +346,7 @@ def _parse_header(fields, sizes, path, lineno) -> str | None:
             if not _INT.fullmatch(value) or int(value) < 0:
                 raise InputError(f"{key} must be a non-negative integer, got {value!r}",
                                  path=path, line=lineno)
-            sizes[key] = int(value)
+            sizes[key] = _check_size(key, int(value), path, lineno)
         else:
             raise InputError(f"unknown header key {key!r} (expected n_ref, n_pred, kind)",
                              path=path, line=lineno)
@@ -345,7 +407,7 @@ def _parse_json(text: str, path) -> _Pairs:
         except OverflowError:
             w = math.inf
         _check_weight(w, json.dumps(item[2]), path, line)
-        pairs.add(r, c, w, line)
+        pairs.add(r, c, w, line, json.dumps(item[2]))
     return pairs.result(kind)
 
 
