@@ -76,6 +76,7 @@ def _inputs(tmp_path):
 def test_dash_o_refuses_every_input_of_every_command(tmp_path, capsys):
     files, cases = _inputs(tmp_path)
     assert {c[0][0] for c in cases} == {c.name for c in cli.COMMANDS} - {"info", "data"}
+    assert set(cli.INPUT_PATHS) == {c.name for c in cli.COMMANDS}
     link = tmp_path / "link-to-input"
     for argv, target in cases:
         before = target.read_bytes()
@@ -120,10 +121,25 @@ def test_dash_o_writes_a_fifo_directly(tmp_path, capsys):
 
 @pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null")
 def test_dash_o_dev_null_stays_a_device(tmp_path, capsys):
+    """Through a link of our own: a regression replaces the link, never the system's device."""
     pairs = put(tmp_path, "pairs.tsv", PAIRS)
-    code, out, err = run(capsys, "bipartite", pairs, "-o", "/dev/null")
+    link = tmp_path / "null"
+    link.symlink_to("/dev/null")
+    code, out, err = run(capsys, "bipartite", pairs, "-o", link)
     assert (code, out, err) == (0, "", "")
-    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert link.is_symlink() and stat.S_ISCHR(os.stat(link).st_mode)
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_atomic_open_never_replaces_what_is_not_a_regular_file(tmp_path):
+    from exactalign.io.atomic import atomic_open
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (fifo, tmp_path):
+        with pytest.raises(OSError, match="not a regular file"), atomic_open(path):
+            pass
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and not list(tmp_path.glob(".*.tmp"))
 
 
 def test_dash_o_keeps_the_permissions_of_an_existing_file(tmp_path, capsys):

@@ -365,6 +365,27 @@ INPUTS = {
 }
 
 
+#: Per command, the arguments naming the paths it reads: files, or directories whose files it
+#: reads (a list value, ``nargs``, names several). ``-o FILE`` may be none of these files nor a
+#: file directly in one of these directories (issue 36: ``-o`` onto the gold file replaced it).
+#: A test checks every command is here.
+INPUT_PATHS = {
+    "bipartite": ("file",),
+    "nugget": ("gold", "system", "type_whitelist", "token_dir"),
+    "coref": ("key", "response"),
+    "muc4": ("keys", "responses", "history", "report"),
+    "ere": ("a", "b"),
+    "monotone": ("a", "b"),
+    "timeline": ("gold", "system"),
+    "temporal": ("paths",),
+    "score": ("reference", "system", "spec"),
+    "validate": ("reference", "system", "spec"),
+    "smatch": ("f",),
+    "info": (),
+    "data": (),
+}
+
+
 def envelope(args: argparse.Namespace) -> dict:
     """``command``, ``version``, ``inputs`` and ``options`` of a parsed command line: what
     every ``--json`` document starts with."""
@@ -393,27 +414,77 @@ def envelope(args: argparse.Namespace) -> dict:
             "options": options}
 
 
+def _input_paths(args: argparse.Namespace):
+    """Every path the command's arguments name as an input (``-``, standard input, is none)."""
+    for dest in INPUT_PATHS.get(args.command, ()):
+        value = getattr(args, dest, None)
+        for v in value if isinstance(value, list | tuple) else (value,):
+            if isinstance(v, str | os.PathLike) and str(v) != "-":
+                yield str(v)
+
+
+def _refuse_an_input(args: argparse.Namespace) -> None:
+    """Raise :class:`InputError` when ``-o FILE`` is (through symbolic links too) one of the
+    command's input files, or an existing file directly in one of its input directories."""
+    out = args.output
+    if not os.path.exists(out):
+        return
+    parent = os.path.dirname(os.path.realpath(out))
+    for path in _input_paths(args):
+        try:
+            if os.path.isdir(path):
+                if os.path.samefile(parent, path):
+                    inside = os.path.join(path, os.path.basename(os.path.realpath(out)))
+                    raise InputError(f"-o {out}: would overwrite {inside}, a file of the "
+                                     f"input directory {path}; write the output elsewhere")
+            elif os.path.samefile(out, path):
+                raise InputError(f"-o {out}: would overwrite {path}, an input file of this "
+                                 "command (the same file); write the output elsewhere")
+        except FileNotFoundError:  # an input that does not exist: the command says so
+            continue
+
+
 def _run_to_file(args: argparse.Namespace) -> int:
-    """Run the command with its standard output collected, then write it to ``args.output``
-    atomically (:func:`exactalign.io.atomic.atomic_open`): an exception leaves an existing file
-    as it was. Exit statuses 0 and 1 are outcomes (a lint that found something), so both
-    write."""
+    """Run the command with its standard output collected, then write it to ``args.output``.
+
+    A regular file (or a new one) is written atomically (:func:`exactalign.io.atomic.atomic_open`):
+    an exception leaves an existing file as it was; a symbolic link is written through (its
+    target replaced, the link kept) and an existing file keeps its permission bits. A FIFO or a
+    character device (``/dev/null``, ``/dev/stdout``) is no file to replace: it is opened and
+    written directly. ``FILE`` may not be one of the command's inputs
+    (:data:`INPUT_PATHS`). Exit statuses 0 and 1 are outcomes (a lint that found something),
+    so both write."""
     import contextlib
     import io
-    import os
+    import stat
 
     from ..io.atomic import atomic_open
 
+    _refuse_an_input(args)
     out = os.path.abspath(args.output)
-    if os.path.isdir(out):
+    try:
+        mode = os.stat(out).st_mode  # through symbolic links
+    except FileNotFoundError:  # a new file (or a link to one)
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
         raise InputError(f"-o {args.output}: is a directory")
-    if not os.path.isdir(os.path.dirname(out)):
-        raise InputError(f"-o {args.output}: no such directory {os.path.dirname(out)}")
+    direct = mode is not None and (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode))
+    if mode is not None and not direct and not stat.S_ISREG(mode):
+        raise InputError(f"-o {args.output}: is neither a regular file, a FIFO nor a character "
+                         "device")
+    if not direct:
+        real = os.path.realpath(out)
+        if not os.path.isdir(os.path.dirname(real)):
+            raise InputError(f"-o {args.output}: no such directory {os.path.dirname(real)}")
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         code = args._run(args)
-    with atomic_open(out, "w") as fh:
-        fh.write(buf.getvalue())
+    if direct:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(buf.getvalue())
+    else:
+        with atomic_open(out, "w") as fh:
+            fh.write(buf.getvalue())
     return code
 
 
