@@ -46,7 +46,14 @@ from . import score as score_cli
 from . import smatch as smatch_cli
 from . import temporal as temporal_cli
 from . import validate as validate_cli
-from .common import fmt, prf, print_json, solve_options, table  # noqa: F401  (used by tests)
+from .common import (  # noqa: F401  (used by tests)
+    failed_solves,
+    fmt,
+    prf,
+    print_json,
+    solve_options,
+    table,
+)
 
 PROG = "exactalign"
 
@@ -163,6 +170,10 @@ def _bipartite_arguments(p: argparse.ArgumentParser) -> None:
                         "[ref, pred] pairs per result)")
 
 
+#: Why every bipartite (and monotone) instance has a solution.
+FEASIBLE_MATCHING = "the empty matching is feasible"
+
+
 def _bipartite_run(args: argparse.Namespace) -> int:
     from ..io.pairs import read_pairs
     from ..problems import bipartite
@@ -188,7 +199,7 @@ def _bipartite_run(args: argparse.Namespace) -> int:
             "vs_exact": None if optimum is None else
             {"method": optimum[0], "optimum": optimum[1], "heuristics": vs_exact},
         })
-        return 0
+        return failed_solves(results, file, FEASIBLE_MATCHING)
     print(f"{file}: {inst.n_ref} reference x {inst.n_pred} predicted items, "
           f"{inst.num_pairs} candidate pairs, kind {inst.kind}")
     header = ["method", "status", "objective", "bound", "gap", "time(s)"]
@@ -219,7 +230,7 @@ def _bipartite_run(args: argparse.Namespace) -> int:
                 print(table(["ref", "pred", "weight"],
                              [[str(a), str(b), fmt(x)] for (a, b), x in
                               zip(pairs, w, strict=True)]))
-    return 0
+    return failed_solves(results, file, FEASIBLE_MATCHING)
 
 
 # --------------------------------------------------------------------------------------------

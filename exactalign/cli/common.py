@@ -1,7 +1,8 @@
 """What every sub-command writes with: the solver options from the shared arguments
 (:func:`solve_options`), the JSON object of a P/R/F (:func:`prf`), one JSON document on stdout
-(:func:`print_json`) and plain-text tables (:func:`table`, :func:`fmt`). Imports nothing heavy
-(:mod:`exactalign.metrics.aggregation` is standard library only)."""
+(:func:`print_json`), plain-text tables (:func:`table`, :func:`fmt`) and the exit status of
+a solve that failed on a problem that cannot fail (:func:`failed_solves`). Imports nothing
+heavy (:mod:`exactalign.metrics.aggregation` is standard library only)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,30 @@ from ..metrics.aggregation import PRECISION_FIRST, prf_dict
 def solve_options(args: argparse.Namespace) -> dict:
     """Keyword arguments of a problem's ``solve`` from the shared options."""
     return {"backend": args.backend, "time_limit": args.time_limit, "seed": args.seed}
+
+
+#: The statuses a solve of a problem that is feasible by construction (the empty alignment is
+#: always one) cannot rightly end in: the solver failed, or its numerics did.
+FAILED_STATUSES = ("error", "infeasible")
+
+
+def failed_solves(results: dict, where: str, feasible: str) -> int:
+    """0, or 1 after one error line on stderr naming every solve of ``results`` (method ->
+    :class:`~exactalign.core.result.Result`) whose status is in :data:`FAILED_STATUSES`:
+    ``feasible`` says why the problem has a solution. Called after the report is printed, so
+    the statuses stay visible in it."""
+    bad = [(m, r) for m, r in results.items() if r.status.value in FAILED_STATUSES]
+    if not bad:
+        return 0
+    parts = []
+    for m, r in bad:
+        raw = (r.details or {}).get("raw_status")
+        parts.append(f"method {m}: the solver reported status '{r.status.value}'"
+                     + (f" ({raw})" if raw else ""))
+    print(f"exactalign: error: {where}: " + "; ".join(parts) + f" on a problem feasible by "
+          f"construction ({feasible}): no result, the solver or its numerics failed",
+          file=sys.stderr)
+    return 1
 
 
 def prf(recall: float | None, precision: float | None, f1: float | None,

@@ -41,6 +41,8 @@ FORMULATIONS = ("compact", "grid", "pairwise")
 SIMILARITIES = ("exact", "dice")
 #: The name of ``timeline``'s one score in ``overall`` and in each document's ``scores``.
 SCORE = "order-aware"
+#: Why every monotone instance has a solution (:func:`~exactalign.cli.common.failed_solves`).
+FEASIBLE = "the empty alignment is feasible"
 
 
 def add_monotone_arguments(p: argparse.ArgumentParser) -> None:
@@ -116,7 +118,7 @@ def _weights(a: list[str], b: list[str], similarity: str):
 def run_monotone(args: argparse.Namespace) -> int:
     from ..core.errors import InputError, ModelTooLargeError
     from ..problems import bipartite, monotone
-    from .common import fmt, print_json, table
+    from .common import failed_solves, fmt, print_json, table
 
     (la, ea), (lb, eb) = _read_structure(args.a), _read_structure(args.b)
     kind = args.kind or ("dag" if ea is not None or eb is not None else "sequence")
@@ -162,7 +164,7 @@ def run_monotone(args: argparse.Namespace) -> int:
             "vs_exact": None if optimum is None else
             {"method": optimum[0], "optimum": optimum[1], "heuristics": vs},
             "skipped": skipped})
-        return 0
+        return failed_solves(results, f"{args.a} vs {args.b}", FEASIBLE)
     print(f"{args.a} vs {args.b}: {kind}s of {inst.n_ref} and {inst.n_pred} items, "
           f"{inst.num_pairs} candidate pairs, kind {inst.kind}"
           + (", strict" if inst.strict else ""))
@@ -180,7 +182,7 @@ def run_monotone(args: argparse.Namespace) -> int:
         for m, r in results.items():
             al = [] if r.alignment is None else r.alignment.tolist()
             print(f"\nalignment of {m}: " + ", ".join(f"{la[i]}={lb[j]}" for i, j in al))
-    return 0
+    return failed_solves(results, f"{args.a} vs {args.b}", FEASIBLE)
 
 
 def add_timeline_arguments(p: argparse.ArgumentParser) -> None:

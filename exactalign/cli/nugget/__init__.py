@@ -103,9 +103,9 @@ def add_nugget_arguments(p: argparse.ArgumentParser) -> None:
                         "canonically) are optional, counted in POS only if aligned; repeatable")
     p.add_argument("--type-credit", type=_credit, default=None, metavar="C",
                    help="hierarchical types (dice scheme): a system type of the right family but "
-                        "the wrong subtype earns C in [0, 1) of the pair's Dice instead of 0 "
-                        "(levels split at '.', '_', ':' or after a TAC KBP family prefix such "
-                        "as 'conflict'); default: exact type equality, as v1.8")
+                        "the wrong subtype earns C (0, or in [1e-5, 1)) of the pair's Dice "
+                        "instead of 0 (levels split at '.', '_', ':' or after a TAC KBP family "
+                        "prefix such as 'conflict'); default: exact type equality, as v1.8")
     p.add_argument("-c", "--coref", nargs="?", const=True, default=False, metavar="PREFIX",
                    help="also score event coreference as v1.8's -c (with PREFIX, as v1.8's "
                         "-c PREFIX, also write PREFIX_gold.conll and PREFIX_sys.conll, as "
@@ -180,6 +180,13 @@ def _credit(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not 0.0 <= value < 1.0:
         raise argparse.ArgumentTypeError(f"a partial credit must be in [0, 1), not {text}")
+    from ...io.pairs import MIN_WEIGHT  # the bipartite reader's floor; no numpy
+
+    if 0.0 < value < MIN_WEIGHT:
+        raise argparse.ArgumentTypeError(
+            f"a nonzero partial credit must be at least {MIN_WEIGHT:g}, not {text}: the pair "
+            "weights it scales would be below the solvers' tolerances, and the exact mapping "
+            "could not be proven (give 0 for no credit)")
     return value
 
 
