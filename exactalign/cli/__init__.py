@@ -130,7 +130,9 @@ def _shared_options(which: tuple[str, ...] = SHARED) -> argparse.ArgumentParser:
     g.add_argument("-o", "--output", default=None, metavar="FILE",
                    help="write what would go to standard output to FILE instead; FILE is "
                         "written (atomically) only when the command finishes, so an earlier "
-                        "FILE is never left half written or emptied by a failed run")
+                        "FILE is never left half written or emptied by a failed run; a "
+                        "symlink is written through, a FIFO or device directly, an existing "
+                        "file keeps its permissions; one of the command's inputs is refused")
     if "backend" in which:
         g.add_argument("--backend", choices=BACKENDS, default="highs",
                        help="solver for ILP methods (default: %(default)s)")
