@@ -9,11 +9,21 @@ document shape) returning either
 * a number: the root score ``S(X, Y)`` it claims (cannot be checked for feasibility, only
   against the proven optimum).
 
-:func:`validate` runs it on given documents (your pilot data) and on documents generated from
-the declaration itself (hypothesis strategies derived node by node), and reports how often and
-by how much it falls short of the optimum -- or claims more than the optimum, which no feasible
-alignment can. When it ever does, hypothesis shrinks the instance to a smallest counterexample,
-printed as a ready-to-paste pytest case.
+:func:`validate` holds it against the optimum on four sources of instances, and its verdict
+says exactly what was checked (:attr:`Report.scope`):
+
+1. **your documents** (GOLD SYSTEM), each one;
+2. **exhaustive**: every instance up to a size derived from the declaration
+   (:mod:`exactalign.declared.search`);
+3. **guided**: hypothesis' targeted search, maximising the shortfall and the competition
+   between items;
+4. **random**: generated documents.
+
+The heuristic runs in a :class:`~exactalign.declared.sandbox.Sandbox` (a worker process with a
+time and memory limit; its prints go to standard error); a crash, a time-out or an invalid
+answer is a failure of the instance it happened on, never of ``validate``. Every failure is
+shrunk (:func:`~exactalign.declared.search.shrink`) to a minimal failing instance, printed as a
+ready-to-paste pytest case -- for your documents too, keeping the document's id and file.
 """
 
 from __future__ import annotations
@@ -26,9 +36,18 @@ from dataclasses import dataclass, field
 from ..core.errors import InputError
 from .engine import Evaluator
 from .metric import Metric
-from .nodes import Eq, Func, Hierarchy, Latent, Match, Node, Record, Span, resolve_callable
+from .nodes import Latent, Match
+from .sandbox import MEMORY_MB, TIME_LIMIT, Answer, Sandbox
+from .search import enumerate_tier, pair_strategy, shrink, size, tiers
 
 TOL = 1e-9
+PHASES = ("documents", "exhaustive", "guided", "random")
+#: Defaults: exhaustive budget (instances), guided and random examples.
+EXHAUSTIVE, GUIDED, RANDOM = 3000, 300, 200
+#: Time-outs after which the search stops (each costs the whole time limit).
+MAX_TIMEOUTS = 3
+#: Failing documents shrunk to a minimal sub-document (the rest are listed).
+SHRINK_DOCUMENTS = 5
 
 
 @dataclass
@@ -40,7 +59,9 @@ class Case:
     prediction: object
     optimum: float
     heuristic: float
-    problem: str | None = None  # infeasible alignment, or a claim above the optimum
+    problem: str | None = None  # infeasible alignment, a claim above the optimum, a crash
+    kind: str = "ok"  # ok, short, invalid, raised, timeout, died, above
+    phase: str = ""
 
     @property
     def shortfall(self) -> float:
@@ -48,86 +69,143 @@ class Case:
 
     @property
     def failed(self) -> bool:
-        return self.problem is not None or self.shortfall > TOL * max(1.0, self.optimum)
+        return self.kind != "ok"
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "phase": self.phase, "kind": self.kind,
+                "optimum": self.optimum, "heuristic": self.heuristic,
+                "shortfall": self.shortfall, "problem": self.problem,
+                "reference": self.reference, "prediction": self.prediction}
 
 
 @dataclass
 class Report:
     metric: str
     heuristic: str
-    data: list[Case] = field(default_factory=list)
-    generated: list[Case] = field(default_factory=list)
-    counterexample: Case | None = None
-    generation_note: str | None = None
+    cases: dict[str, list[Case]] = field(default_factory=lambda: {p: [] for p in PHASES})
+    exhaustive: list[str] = field(default_factory=list)  # the tiers run in full
+    counterexample: Case | None = None  # the smallest failing instance, shrunk
+    documents: list[dict] = field(default_factory=list)  # every document that fell short
+    notes: list[str] = field(default_factory=list)
 
-    @staticmethod
-    def _summary(cases: list[Case]) -> dict:
-        short = [c for c in cases if c.failed]
-        opt = sum(c.optimum for c in cases)
-        lost = sum(c.shortfall for c in cases)
-        return {"instances": len(cases), "short": len(short),
-                "invalid": sum(1 for c in cases if c.problem),
-                "total_optimum": opt, "total_shortfall": lost,
-                "relative_shortfall": lost / opt if opt else 0.0,
-                "largest_shortfall": max((c.shortfall for c in cases), default=0.0)}
+    # compatibility: the user's documents and the generated ones
+    @property
+    def data(self) -> list[Case]:
+        return self.cases["documents"]
+
+    @property
+    def generated(self) -> list[Case]:
+        return [c for p in PHASES[1:] for c in self.cases[p]]
+
+    @property
+    def checked(self) -> int:
+        return sum(len(v) for v in self.cases.values())
 
     @property
     def ok(self) -> bool:
-        return not any(c.failed for c in self.data + self.generated) \
-            and self.counterexample is None
+        return self.checked > 0 and not any(c.failed for v in self.cases.values() for c in v)
+
+    def scope(self) -> str:
+        """What was checked, in words."""
+        parts = []
+        if self.cases["exhaustive"]:
+            what = "; ".join(self.exhaustive) if self.exhaustive else "exhaustive"
+            parts.append(f"{len(self.cases['exhaustive'])} exhaustive ({what})")
+        for p in ("guided", "random"):
+            if self.cases[p]:
+                parts.append(f"{len(self.cases[p])} {p}")
+        if self.cases["documents"]:
+            parts.append(f"{len(self.cases['documents'])} of your documents")
+        return ", ".join(parts) or "nothing"
+
+    def verdict(self) -> str:
+        if self.ok:
+            return (f"OK: no counterexample in {self.checked} instances: {self.scope()}. "
+                    "Beyond these the heuristic is unchecked.")
+        bad = sum(1 for v in self.cases.values() for c in v if c.failed)
+        return (f"FAILED: {bad} of {self.checked} instances fall short of the optimum or got "
+                f"no valid answer ({self.scope()})")
+
+    @staticmethod
+    def _summary(cases: list[Case]) -> dict:
+        failed = [c for c in cases if c.failed]
+        opt = sum(c.optimum for c in cases)
+        lost = sum(c.shortfall for c in cases)
+        kinds: dict[str, int] = {}
+        for c in failed:
+            kinds[c.kind] = kinds.get(c.kind, 0) + 1
+        return {"instances": len(cases), "failed": len(failed),
+                "short": sum(1 for c in failed if c.kind == "short"),
+                "invalid": len(failed) - sum(1 for c in failed if c.kind == "short"),
+                "by_kind": kinds, "total_optimum": opt, "total_shortfall": lost,
+                "relative_shortfall": lost / opt if opt else 0.0,
+                "largest_shortfall": max((c.shortfall for c in cases), default=0.0)}
 
     def to_dict(self) -> dict:
-        d = {"metric": self.metric, "heuristic": self.heuristic, "ok": self.ok,
-             "data": self._summary(self.data), "generated": self._summary(self.generated),
-             "generation_note": self.generation_note, "counterexample": None}
-        if self.counterexample is not None:
-            c = self.counterexample
-            d["counterexample"] = {"reference": c.reference, "prediction": c.prediction,
-                                   "optimum": c.optimum, "heuristic": c.heuristic,
-                                   "problem": c.problem}
-        return d
+        return {"metric": self.metric, "heuristic": self.heuristic, "ok": self.ok,
+                "verdict": self.verdict(),
+                "scope": {"instances": self.checked,
+                          **{p: len(self.cases[p]) for p in PHASES},
+                          "exhaustive_tiers": list(self.exhaustive)},
+                "phases": {p: self._summary(self.cases[p]) for p in PHASES},
+                "counterexample": None if self.counterexample is None
+                else self.counterexample.to_dict(),
+                "documents_short": self.documents, "notes": list(self.notes)}
 
 
-def _name(fn) -> str:
-    return f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', repr(fn))}"
+def _optimum(metric: Metric, reference, prediction) -> float:
+    doc = metric.score_document(prediction=prediction, reference=reference, method="exact")
+    return float(doc.results[0].objective)
 
 
-def evaluate_case(metric: Metric, heuristic: Callable, reference, prediction,
-                  source: str = "") -> Case:
-    """Optimum vs the heuristic on one document pair."""
-    doc = metric.score_document(prediction, reference, "exact")
-    optimum = float(doc.results[0].objective)
-    try:
-        out = heuristic(reference, prediction)
-    except Exception as e:
-        raise InputError(f"the heuristic {_name(heuristic)} failed on {source or 'a case'}: "
-                         f"{type(e).__name__}: {e}") from None
-    problem = None
-    if isinstance(out, int | float) and not isinstance(out, bool):
-        value = float(out)
-        if not math.isfinite(value):
-            problem = f"returned {value!r}"
-            value = 0.0
-    else:
-        value, problem = _score_alignment(metric, reference, prediction, out)
-    if problem is None and value > optimum + TOL * max(1.0, optimum):
-        problem = (f"claims {value!r}, above the proven optimum {optimum!r}: no feasible "
-                   "alignment scores that")
-    return Case(source, reference, prediction, optimum, value, problem)
-
-
-def _score_alignment(metric: Metric, reference, prediction, pairs) -> tuple[float, str | None]:
+def _sides(metric: Metric, reference, prediction) -> tuple[int | None, int | None]:
     spec = metric.spec
     if not isinstance(spec, Match):
-        raise InputError("a heuristic for a latent-variable metric must return its score")
+        return None, None
+    return len(spec.items(metric._root(reference))), len(spec.items(metric._root(prediction)))
+
+
+def evaluate_case(metric: Metric, heuristic: Callable | str | Sandbox, reference, prediction,
+                  source: str = "", phase: str = "") -> Case:
+    """The optimum vs the heuristic on one document pair (the heuristic run in a sandbox)."""
+    if isinstance(heuristic, Sandbox):
+        return _evaluate(metric, heuristic, reference, prediction, source, phase)
+    with Sandbox(heuristic, isolate=False if not isinstance(heuristic, str) else None) as sb:
+        return _evaluate(metric, sb, reference, prediction, source, phase)
+
+
+def _evaluate(metric: Metric, sandbox: Sandbox, reference, prediction, source: str,
+              phase: str) -> Case:
+    optimum = _optimum(metric, reference, prediction)
+    n_ref, n_pred = _sides(metric, reference, prediction)
+    answer = sandbox(reference, prediction, n_ref, n_pred)
+    value, problem, kind = 0.0, None, "ok"
+    if answer.failed:
+        problem, kind = answer.message, answer.kind
+    elif answer.kind == "score":
+        value = float(answer.value)
+    else:
+        value, problem = _score_alignment(metric, reference, prediction, answer)
+        kind = "invalid" if problem else "ok"
+    if kind == "ok" and value > optimum + TOL * max(1.0, optimum):
+        problem, kind = (f"claims {value!r}, above the proven optimum {optimum!r}: no "
+                         "feasible alignment scores that"), "above"
+    if kind == "ok" and optimum - value > TOL * max(1.0, optimum):
+        kind = "short"
+    return Case(source, reference, prediction, optimum, value, problem, kind, phase)
+
+
+def _score_alignment(metric: Metric, reference, prediction,
+                     answer: Answer) -> tuple[float, str | None]:
+    spec = metric.spec
+    if not isinstance(spec, Match):
+        return 0.0, "returned pairs, but a latent-variable metric's heuristic returns its score"
     X, Y = spec.items(metric._root(reference)), spec.items(metric._root(prediction))
-    try:
-        pairs = [(int(i), int(j)) for i, j in pairs]
-    except (TypeError, ValueError):
-        return 0.0, f"returned {pairs!r}: neither a number nor (reference, predicted) pairs"
+    pairs = answer.value
     cap_x = 1 if spec.constraint in ("1:1", "N:1") else None
     cap_y = 1 if spec.constraint in ("1:1", "1:N") else None
-    seen_x, seen_y = {}, {}
+    seen_x: dict[int, int] = {}
+    seen_y: dict[int, int] = {}
     for i, j in pairs:
         if not (0 <= i < len(X) and 0 <= j < len(Y)):
             return 0.0, f"pair ({i}, {j}) is outside the {len(X)} x {len(Y)} items"
@@ -143,139 +221,192 @@ def _score_alignment(metric: Metric, reference, prediction, pairs) -> tuple[floa
         ordered = sorted(pairs)
         if any(b[1] < a[1] for a, b in zip(ordered, ordered[1:], strict=False)):
             return 0.0, "the alignment crosses (the metric preserves the order)"
+    if spec.order == "dag":
+        return 0.0, "alignments of DAG-ordered collections cannot be checked: return the score"
     ev = Evaluator("exact")
     return math.fsum(spec.element.sim(X[i], Y[j], ev) for i, j in pairs), None
 
 
-# --------------------------------------------------------------------------------------------
-# documents generated from the declaration
-# --------------------------------------------------------------------------------------------
-def strategy(node: Node, size: int = 3):
-    """A hypothesis strategy for values ``node`` compares (small pools, so values collide)."""
-    from hypothesis import strategies as st
-
-    def wrap(field_name, inner):
-        if field_name is None:
-            return inner
-        return st.fixed_dictionaries({field_name: inner})
-
-    if isinstance(node, Match):
-        unique = {"unique_by": repr} if type(node.element) is Eq else {}
-        return wrap(node.field, st.lists(strategy(node.element, size), max_size=size, **unique))
-    if isinstance(node, Record):
-        return st.fixed_dictionaries({k: strategy(v, size) for k, v in node.fields.items()})
-    if isinstance(node, Span):
-        spans = st.tuples(st.integers(0, 4), st.integers(1, 3)).map(
-            lambda t: [t[0], t[0] + t[1] - (1 if node.inclusive else 0)])
-        return wrap(node.field, spans)
-    if isinstance(node, Hierarchy):
-        return wrap(node.field, st.lists(st.sampled_from("ab"), min_size=1, max_size=3).map(
-            node.sep.join))
-    if isinstance(node, Eq):
-        return wrap(node.field, st.sampled_from(["a", "b", "c", "d"]))
-    if isinstance(node, Latent):
-        return _graphs(node)
-    if isinstance(node, Func):
-        raise InputError(f"cannot generate values for the user similarity {node.name}; "
-                         "validate on your documents (GOLD SYSTEM) instead")
-    raise InputError(f"cannot generate values for a {node.kind}")
-
-
-def _graphs(node: Latent):
-    from hypothesis import strategies as st
-
-    @st.composite
-    def graph(draw):
-        names = [f"v{k}" for k in range(draw(st.integers(1, 3)))]
-        triples = [["instance", v, draw(st.sampled_from(["x", "y"]))] for v in names]
-        triples += [[r, a, b] for r, a, b in draw(st.lists(st.tuples(
-            st.sampled_from(["r", "s"]), st.sampled_from(names),
-            st.sampled_from([*names, "c"])), max_size=3))]
-        return {node.triples: triples, node.variables: names}
-
-    return graph()
-
-
-def document_strategy(metric: Metric):
-    from hypothesis import strategies as st
-
-    if metric.transform is not None:
-        raise InputError(f"metric {metric.name} transforms its documents; validate it on your "
-                         "documents (GOLD SYSTEM)")
-    inner = strategy(metric.spec)
-    return inner if metric.field is None else st.fixed_dictionaries({metric.field: inner})
+def _contention(metric: Metric, reference, prediction) -> float:
+    """Candidate pairs beyond one per item: how much the items compete for partners (what
+    makes an aligner choose); the guided search climbs it."""
+    spec = metric.spec
+    if isinstance(spec, Latent):
+        return float(sum(len(d.get(spec.triples, [])) for d in (
+            metric._root(reference), metric._root(prediction)) if isinstance(d, dict)))
+    X, Y = spec.items(metric._root(reference)), spec.items(metric._root(prediction))
+    ev = Evaluator("exact")
+    values = {round(spec.element.sim(x, y, ev), 9) for x in X for y in Y} - {0.0}
+    positive = sum(1 for x in X for y in Y if spec.element.sim(x, y, ev) > 0)
+    return positive - max(len(X), len(Y), 1) + len(values)
 
 
 def validate(metric: Metric, heuristic: Callable | str, references=None, predictions=None, *,
-             examples: int = 200, seed: int = 0, ids=None) -> Report:
-    """Run ``heuristic`` against ``metric``'s optimum on the given documents and on
-    ``examples`` generated ones; shrink the first failure found to a smallest counterexample."""
+             examples: int = RANDOM, guided: int = GUIDED, exhaustive: int = EXHAUSTIVE,
+             seed: int = 0, ids=None, sources=None, time_limit: float | None = TIME_LIMIT,
+             memory_mb: int | None = MEMORY_MB, isolate: bool | None = None,
+             shrink_calls: int = 2000) -> Report:
+    """Hold ``heuristic`` against ``metric``'s optimum: on the given documents (``ids`` and
+    ``sources`` -- ``"file:line"`` -- name them), every instance of the exhaustive tiers that
+    fit ``exhaustive`` instances, ``guided`` targeted and ``examples`` random generated ones.
+    The smallest failure is shrunk to :attr:`Report.counterexample`; failing documents to
+    minimal sub-documents (:attr:`Report.documents`)."""
+    with Sandbox(heuristic, time_limit=time_limit, memory_mb=memory_mb,
+                 isolate=isolate) as sb:
+        report = Report(metric.name, sb.name)
+        timeouts = 0
+
+        def run(reference, prediction, source, phase) -> Case:
+            nonlocal timeouts
+            case = _evaluate(metric, sb, reference, prediction, source, phase)
+            report.cases[phase].append(case)
+            if case.kind == "timeout":
+                timeouts += 1
+            return case
+
+        def stop() -> bool:
+            if timeouts >= MAX_TIMEOUTS:
+                note = (f"stopped after {timeouts} time-outs (each costs --time-limit "
+                        f"{time_limit:g} s); later phases were not run")
+                if note not in report.notes:
+                    report.notes.append(note)
+                return True
+            return False
+
+        # 1. the user's documents
+        if references is not None:
+            references, predictions = list(references), list(predictions)
+            if len(references) != len(predictions):
+                raise InputError(f"{len(references)} reference but {len(predictions)} "
+                                 "predicted documents")
+            for k, (r, p) in enumerate(zip(references, predictions, strict=True)):
+                name = str(ids[k]) if ids is not None else str(k)
+                where = sources[k] if sources is not None else None
+                try:
+                    case = run(r, p, name, "documents")
+                except InputError as e:  # the metric cannot read it: where it is
+                    if getattr(e, "document", None) is None:
+                        e.document, e.side = k, getattr(e, "side", None)
+                        if not e.message.startswith("document "):
+                            e.message = f"document {name!r}: {e.message}"
+                    raise
+                if case.failed:
+                    report.documents.append({"id": name, "source": where, "kind": case.kind,
+                                             "optimum": case.optimum,
+                                             "heuristic": case.heuristic,
+                                             "shortfall": case.shortfall,
+                                             "problem": case.problem, "minimal": None})
+                if stop():
+                    break
+
+        # 2. exhaustive
+        if exhaustive > 0 and not stop():
+            try:
+                chosen = tiers(metric, exhaustive)
+            except InputError as e:
+                chosen = []
+                report.notes.append(f"no exhaustive search: {e.message}")
+            for tier in chosen:
+                complete = True
+                for x, y in enumerate_tier(metric, tier):
+                    if stop():
+                        complete = False
+                        break
+                    run(x, y, "exhaustive", "exhaustive")
+                if complete:
+                    report.exhaustive.append(tier.describe(metric))
+            if not chosen and not report.notes:
+                report.notes.append(f"no exhaustive tier fits {exhaustive} instances")
+
+        # 3. guided, 4. random
+        for phase, n, s in (("guided", guided, seed), ("random", examples, seed + 1)):
+            if n > 0 and not stop():
+                _hypothesis(metric, run, stop, phase, n, s, report)
+
+        _minimise(metric, sb, report, shrink_calls)
+    return report
+
+
+def _hypothesis(metric: Metric, run, stop, phase: str, n: int, seed: int,
+                report: Report) -> None:
     from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import seed as hseed
 
-    if isinstance(heuristic, str):
-        heuristic = resolve_callable(heuristic)
-    report = Report(metric.name, _name(heuristic))
-    if references is not None:
-        references, predictions = list(references), list(predictions)
-        if len(references) != len(predictions):
-            raise InputError(f"{len(references)} reference but {len(predictions)} predicted "
-                             "documents")
-        for k, (r, p) in enumerate(zip(references, predictions, strict=True)):
-            report.data.append(evaluate_case(metric, heuristic, r, p,
-                                             str(ids[k]) if ids is not None else str(k)))
-    if examples <= 0:
-        return report
     try:
-        docs = document_strategy(metric)
+        pairs = pair_strategy(metric)
     except InputError as e:
-        report.generation_note = e.message
-        return report
+        note = f"no generated documents: {e.message}"
+        if note not in report.notes:
+            report.notes.append(note)
+        return
+    phases = [Phase.generate, Phase.target] if phase == "guided" else [Phase.generate]
 
-    def run(record_only: bool):
-        found: list[Case] = []
+    @hseed(seed)
+    @settings(max_examples=n, deadline=None, database=None, phases=phases,
+              suppress_health_check=list(HealthCheck))
+    @given(pair=pairs)
+    def probe(pair):
+        reference, prediction = pair
+        if stop():
+            return
+        case = run(reference, prediction, phase, phase)
+        if phase == "guided":
+            target(case.shortfall, label="shortfall")
+            target(_contention(metric, reference, prediction), label="contention")
 
-        @hseed(seed)
-        @settings(max_examples=examples, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck),
-                  phases=[Phase.generate, Phase.target, Phase.shrink] if not record_only
-                  else [Phase.generate])
-        @given(reference=docs, prediction=docs)
-        def probe(reference, prediction):
-            case = evaluate_case(metric, heuristic, reference, prediction, "generated")
-            if record_only:
-                report.generated.append(case)
-                return
-            target(case.shortfall)
-            if case.failed:
-                found.append(case)
-                raise AssertionError("short of the optimum")
+    probe()
 
-        try:
-            probe()
-        except AssertionError:
-            return found[-1] if found else None  # hypothesis replays the shrunk case last
-        return None
 
-    run(record_only=True)
-    if any(c.failed for c in report.generated):
-        report.counterexample = run(record_only=False)
-    return report
+def _minimise(metric: Metric, sb: Sandbox, report: Report, calls: int) -> None:
+    """The smallest failing generated instance, shrunk; failing documents, shrunk."""
+    def fails_like(kind):
+        def fails(x, y) -> bool:
+            return _evaluate(metric, sb, x, y, "shrinking", "").kind == kind
+        return fails
+
+    generated = [c for p in PHASES[1:] for c in report.cases[p] if c.failed]
+    if generated:
+        first = min(generated, key=lambda c: (c.kind == "timeout",
+                                              size(c.reference) + size(c.prediction)))
+        report.counterexample = _shrunk(metric, sb, first, fails_like(first.kind), calls)
+    documents = [c for c in report.cases["documents"] if c.failed]
+    for row, case in zip(report.documents, documents, strict=True):
+        if len([r for r in report.documents if r["minimal"] is not None]) >= SHRINK_DOCUMENTS:
+            break
+        small = _shrunk(metric, sb, case, fails_like(case.kind), calls)
+        row["minimal"] = {"reference": small.reference, "prediction": small.prediction,
+                          "optimum": small.optimum, "heuristic": small.heuristic,
+                          "problem": small.problem}
+        if report.counterexample is None:
+            report.counterexample = small
+
+
+def _shrunk(metric: Metric, sb: Sandbox, case: Case, fails, calls: int) -> Case:
+    if case.kind == "timeout":  # every try could cost the whole limit: kept as found
+        return case
+    (x, y), _ = shrink((case.reference, case.prediction), fails, field=metric.field,
+                       max_calls=calls)
+    small = _evaluate(metric, sb, x, y, case.source, case.phase)
+    return small if small.kind == case.kind else case
 
 
 def pytest_case(metric: Metric, heuristic: str, case: Case) -> str:
     """A ready-to-paste pytest function pinning ``case``."""
     spec = pprint.pformat(metric.to_dict(), indent=4, width=92, sort_dicts=False)
-    ref, pred = repr(case.reference), repr(case.prediction)
+    ref = pprint.pformat(case.reference, width=80, sort_dicts=False)
+    pred = pprint.pformat(case.prediction, width=80, sort_dicts=False)
+    found = f" (document {case.source})" if case.phase == "documents" else ""
     return f'''def test_heuristic_reaches_the_optimum():
-    """Found by exactalign validate: the optimum is {case.optimum!r}, the heuristic reaches
-    {case.heuristic!r}{'; ' + case.problem if case.problem else ''}."""
+    """Found by exactalign validate{found}: the optimum is {case.optimum!r}, the heuristic
+    reaches {case.heuristic!r}{'; ' + case.problem if case.problem else ''}."""
     from exactalign.declared import Metric
-    from exactalign.declared.validate import evaluate_case, resolve_callable
+    from exactalign.declared.validate import evaluate_case
 
     metric = Metric.from_dict({spec})
     reference = {ref}
     prediction = {pred}
-    case = evaluate_case(metric, resolve_callable("{heuristic}"), reference, prediction)
+    case = evaluate_case(metric, "{heuristic}", reference, prediction)
     assert not case.failed, (case.optimum, case.heuristic, case.problem)
 '''
+
+
