@@ -243,9 +243,10 @@ class Metric:
                              f"{', '.join(map(str, doc)) or 'none'})")
         return doc[self.field]
 
-    def score_document(self, prediction, reference, method: str = "exact", *, seed: int = 0,
+    def score_document(self, *, prediction, reference, method: str = "exact", seed: int = 0,
                        doc_id: str = "0", backend: str = "highs") -> DocumentScore:
-        """One document's counts (:class:`DocumentScore`)."""
+        """One document's counts (:class:`DocumentScore`); the documents by keyword, as
+        :meth:`compute` takes them."""
         if method not in METHODS:
             raise InputError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
         ref, pred = self._root(reference), self._root(prediction)
@@ -343,8 +344,8 @@ class Metric:
         for k, (p, r) in enumerate(zip(predictions, references, strict=True)):
             doc_id = ids[k] if ids is not None else str(k)
             try:
-                docs.append(self.score_document(p, r, method, seed=seed, doc_id=doc_id,
-                                                backend=backend))
+                docs.append(self.score_document(prediction=p, reference=r, method=method,
+                                                seed=seed, doc_id=doc_id, backend=backend))
             except (InputError, RecursionError) as e:
                 message = (e.message if isinstance(e, InputError) else
                            "nested too deeply to score (a value inside lists or tables "
