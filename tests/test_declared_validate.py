@@ -464,3 +464,35 @@ def test_cli_validate(heuristics, tmp_path, capsys):
 def test_caught_on_at_least_19_of_20_seeds_with_defaults(ner, name):
     caught = sum(not validate(ner, f"user_heuristics:{name}", seed=s).ok for s in range(20))
     assert caught >= 19
+
+
+def test_generated_values_come_from_your_documents(tmp_path, monkeypatch):
+    """A dependency aligner doing arithmetic on heads: on generated labels ('a') it raises, and
+    the note says why; given documents, the generated edges use their integers and labels."""
+    (tmp_path / "dep_aligner.py").write_text(textwrap.dedent('''
+        def by_key(reference, prediction):
+            free = {}
+            for j, e in enumerate(prediction["edges"]):
+                free.setdefault((e["dep"] + 0, e["head"] + 0, e["label"]), []).append(j)
+            pairs = []
+            for i, e in enumerate(reference["edges"]):
+                k = (e["dep"] + 0, e["head"] + 0, e["label"])
+                if free.get(k):
+                    pairs.append((i, free[k].pop(0)))
+            return pairs
+    '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    metric = LIBRARY["dependency-las"]()
+    report = validate(metric, "dep_aligner:by_key", exhaustive=60, guided=10, examples=10)
+    assert not report.ok and {c.kind for c in report.generated if c.failed} == {"raised"}
+    assert any("raised only on generated documents" in n for n in report.notes)
+    gold = [{"edges": [{"dep": 1, "head": 0, "label": "root"},
+                       {"dep": 2, "head": 1, "label": "nsubj"}]}]
+    system = [{"edges": [{"dep": 1, "head": 0, "label": "root"},
+                         {"dep": 2, "head": 1, "label": "obj"}]}]
+    report = validate(metric, "dep_aligner:by_key", gold, system, exhaustive=300, guided=30,
+                      examples=30)
+    assert report.ok, report.verdict()
+    heads = {e["head"] for c in report.generated for d in (c.reference, c.prediction)
+             for e in d["edges"]}
+    assert heads and all(isinstance(h, int) for h in heads) and {0, 1} <= heads

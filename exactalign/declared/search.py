@@ -18,15 +18,18 @@ Three sources, cheapest first (:mod:`exactalign.declared.validate` runs them in 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..core.errors import InputError
 from .metric import Metric
-from .nodes import Eq, Func, Hierarchy, Latent, Match, Node, Record, Span
+from .nodes import Eq, Func, Hierarchy, Latent, Match, Node, Record, Span, get_field
 
 #: Labels of equality-compared values (renaming them is a symmetry of every metric).
 LABELS = ("a", "b", "c")
@@ -40,6 +43,87 @@ MAX_ITEMS = 4
 
 
 # --------------------------------------------------------------------------------------------
+# values drawn from the user's documents
+# --------------------------------------------------------------------------------------------
+#: id(node) -> the distinct values of an Eq or Hierarchy node seen in the user's documents
+#: (set by :func:`using`); empty: the labels a, b, c and type paths x, x.y, ...
+_POOLS: ContextVar[Mapping] = ContextVar("exactalign_validate_pools",
+                                         default=MappingProxyType({}))
+
+
+def observe(metric: Metric, documents) -> dict[int, list]:
+    """The distinct values each equality or hierarchy node compares in ``documents``, in order
+    of first appearance: generated instances use them (ints stay ints, a user's labels stay
+    labels), so a heuristic meets the kind of values it was written for."""
+    pools: dict[int, list] = {}
+    seen: dict[int, set] = {}
+
+    def add(node, value):
+        key = repr(value)
+        if key not in seen.setdefault(id(node), set()):
+            seen[id(node)].add(key)
+            pools.setdefault(id(node), []).append(copy.deepcopy(value))
+
+    def walk(node, v):
+        if isinstance(node, Match):
+            for item in node.items(v):
+                walk(node.element, item)
+        elif isinstance(node, Record):
+            for name, f in node.fields.items():
+                walk(f, get_field(v, name))
+        elif isinstance(node, Eq | Hierarchy):
+            add(node, v if node.field is None else get_field(v, node.field))
+
+    for doc in documents:
+        with contextlib.suppress(InputError, RecursionError):
+            walk(metric.spec, metric._root(doc))
+    return pools
+
+
+@contextlib.contextmanager
+def using(pools: dict[int, list]):
+    """Generate with the values of :func:`observe` inside the block."""
+    token = _POOLS.set(pools)
+    try:
+        yield
+    finally:
+        _POOLS.reset(token)
+
+
+def _labels(node: Node, n: int) -> list:
+    """``n`` values for an equality node: the user's first ones, topped up with fresh values of
+    the same kind when the documents have fewer."""
+    seen = _POOLS.get().get(id(node))
+    if not seen:
+        return list(LABELS[:n]) if n <= len(LABELS) else [*LABELS, *(f"l{k}" for k in
+                                                                     range(n - len(LABELS)))]
+    out = list(seen[:n])
+    k = 0
+    while len(out) < n and k < 50:
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in out):
+            fresh = max(out) + 1 + k
+        elif all(isinstance(v, str) for v in out):
+            fresh = f"{out[0]}~{k}"
+        else:
+            break
+        k += 1
+        if fresh not in out:
+            out.append(fresh)
+    return out
+
+
+def _paths(node: Hierarchy, n: int) -> list:
+    seen = _POOLS.get().get(id(node))
+    sep = node.sep
+    default = ["x", "x" + sep + "y", "x" + sep + "z", "w"]
+    if not seen:
+        return default[:n]
+    out = list(seen[:n])
+    out += [p for p in default if p not in out][: n - len(out)]
+    return out
+
+
+# --------------------------------------------------------------------------------------------
 # exhaustive: small universes
 # --------------------------------------------------------------------------------------------
 def _wrap(field, value):
@@ -49,16 +133,14 @@ def _wrap(field, value):
 def values(node: Node, level: int) -> list:
     """Every value of ``node``'s universe at ``level`` (0, 1, 2: larger each time)."""
     if isinstance(node, Eq):
-        return _wrap_all(node.field, list(LABELS[: level + 1]))
+        return _wrap_all(node.field, _labels(node, level + 1))
     if isinstance(node, Span):
         w = WINDOWS[level]
         end = 1 if node.inclusive else 0
         spans = [[s, e - end] for s in range(w) for e in range(s + 1, min(w, s + 4) + 1)]
         return _wrap_all(node.field, spans)
     if isinstance(node, Hierarchy):
-        pool = [["x"], ["x", "x" + node.sep + "y"],
-                ["x", "x" + node.sep + "y", "x" + node.sep + "z", "w"]][level]
-        return _wrap_all(node.field, pool)
+        return _wrap_all(node.field, _paths(node, (1, 2, 4)[level]))
     if isinstance(node, Record):
         return _record_values(node, level)
     if isinstance(node, Match):
@@ -215,7 +297,7 @@ def enumerate_tier(metric: Metric, tier: Tier) -> Iterator[tuple[object, object]
             for x in by_size[a]:
                 for y in by_size[total - a]:
                     dx, dy = doc(x), doc(y)
-                    if _canonical(dx, dy):
+                    if _POOLS.get() or _canonical(dx, dy):  # the user's values: all
                         yield dx, dy
 
 
@@ -270,11 +352,13 @@ def strategy(node: Node, size: int = 4, path: str = "root"):
 
         return wrap(node.field, st.shared(st.integers(2, 8), key=path).flatmap(spans))
     if isinstance(node, Hierarchy):
+        if _POOLS.get().get(id(node)):
+            return wrap(node.field, st.sampled_from(_paths(node, 4)))
         return wrap(node.field, st.lists(st.sampled_from("xy"), min_size=1, max_size=3).map(
             node.sep.join))
     if isinstance(node, Eq):
         pool = st.shared(st.integers(1, 4), key=path)
-        return wrap(node.field, pool.flatmap(lambda n: st.sampled_from(("a", "b", "c", "d")[:n])))
+        return wrap(node.field, pool.flatmap(lambda n: st.sampled_from(_labels(node, n))))
     if isinstance(node, Latent):
         return _graphs(node)
     if isinstance(node, Func):

@@ -38,7 +38,7 @@ from .engine import Evaluator
 from .metric import Metric
 from .nodes import Latent, Match
 from .sandbox import MEMORY_MB, TIME_LIMIT, Answer, Sandbox
-from .search import enumerate_tier, pair_strategy, shrink, size, tiers
+from .search import enumerate_tier, observe, pair_strategy, shrink, size, tiers, using
 
 TOL = 1e-9
 PHASES = ("documents", "exhaustive", "guided", "random")
@@ -299,32 +299,47 @@ def validate(metric: Metric, heuristic: Callable | str, references=None, predict
                 if stop():
                     break
 
-        # 2. exhaustive
-        if exhaustive > 0 and not stop():
-            try:
-                chosen = tiers(metric, exhaustive)
-            except InputError as e:
-                chosen = []
-                report.notes.append(f"no exhaustive search: {e.message}")
-            for tier in chosen:
-                complete = True
-                for x, y in enumerate_tier(metric, tier):
-                    if stop():
-                        complete = False
-                        break
-                    run(x, y, "exhaustive", "exhaustive")
-                if complete:
-                    report.exhaustive.append(tier.describe(metric))
-            if not chosen and not report.notes:
-                report.notes.append(f"no exhaustive tier fits {exhaustive} instances")
-
-        # 3. guided, 4. random
-        for phase, n, s in (("guided", guided, seed), ("random", examples, seed + 1)):
-            if n > 0 and not stop():
-                _hypothesis(metric, run, stop, phase, n, s, report)
-
+        pools = observe(metric, [*(references or []), *(predictions or [])])
+        with using(pools):
+            _generated(metric, report, run, stop, exhaustive, guided, examples, seed)
+        raised = [c for p in PHASES[1:] for c in report.cases[p] if c.kind in ("raised", "died")]
+        if raised and not any(c.kind in ("raised", "died") for c in report.cases["documents"]):
+            report.notes.append(
+                "the heuristic raised only on generated documents: they hold the metric's "
+                "fields alone, with " + ("values drawn from your documents" if pools else
+                                         "labels 'a', 'b', 'c' and small integer spans")
+                + "; if it needs more, validate it on your documents (GOLD SYSTEM) with "
+                  "--exhaustive 0 --guided 0 --examples 0")
         _minimise(metric, sb, report, shrink_calls)
     return report
+
+
+def _generated(metric: Metric, report: Report, run, stop, exhaustive: int, guided: int,
+               examples: int, seed: int) -> None:
+    """Phases 2-4: exhaustive tiers, guided and random search."""
+    # 2. exhaustive
+    if exhaustive > 0 and not stop():
+        try:
+            chosen = tiers(metric, exhaustive)
+        except InputError as e:
+            chosen = []
+            report.notes.append(f"no exhaustive search: {e.message}")
+        for tier in chosen:
+            complete = True
+            for x, y in enumerate_tier(metric, tier):
+                if stop():
+                    complete = False
+                    break
+                run(x, y, "exhaustive", "exhaustive")
+            if complete:
+                report.exhaustive.append(tier.describe(metric))
+        if not chosen and not report.notes:
+            report.notes.append(f"no exhaustive tier fits {exhaustive} instances")
+
+    # 3. guided, 4. random
+    for phase, n, s in (("guided", guided, seed), ("random", examples, seed + 1)):
+        if n > 0 and not stop():
+            _hypothesis(metric, run, stop, phase, n, s, report)
 
 
 def _hypothesis(metric: Metric, run, stop, phase: str, n: int, seed: int,
