@@ -116,7 +116,7 @@ def run_validate(args: argparse.Namespace) -> int:
     d = report.to_dict()
     rows = []
     for phase, s in d["phases"].items():
-        if not s["instances"] and phase != "documents":
+        if not s["instances"] and (phase != "documents" or refs is None):
             continue
         rows.append([phase, str(s["instances"]), str(s["short"]), str(s["invalid"]),
                      fmt(s["total_shortfall"], ".6g"), fmt(100 * s["relative_shortfall"], ".3f"),

@@ -109,7 +109,8 @@ class Report:
         """What was checked, in words."""
         parts = []
         if self.cases["exhaustive"]:
-            what = "; ".join(self.exhaustive) if self.exhaustive else "exhaustive"
+            what = "; ".join(self.exhaustive) if self.exhaustive else \
+                "stopped before a tier was complete"
             parts.append(f"{len(self.cases['exhaustive'])} exhaustive ({what})")
         for p in ("guided", "random"):
             if self.cases[p]:
