@@ -496,3 +496,28 @@ def test_generated_values_come_from_your_documents(tmp_path, monkeypatch):
     heads = {e["head"] for c in report.generated for d in (c.reference, c.prediction)
              for e in d["edges"]}
     assert heads and all(isinstance(h, int) for h in heads) and {0, 1} <= heads
+
+
+def test_a_user_similarity_declaring_its_values_can_be_generated(heuristics):
+    """MUC's link similarity is a function; ``like=Match(Eq())`` says it compares sets of
+    mentions, so coref-muc is validated on generated entities too (and the declaration
+    survives a round trip through its dict form)."""
+    metric = LIBRARY["coref-muc"]()
+    again = Metric.from_dict(metric.to_dict())
+    assert again.to_dict() == metric.to_dict()
+    assert again.spec.element.like.to_dict()["element"] == {"type": "eq"}
+    report = validate(again, "user_heuristics:first_fit", exhaustive=200, guided=20,
+                      examples=20)
+    assert report.cases["exhaustive"] and report.cases["random"] and not report.notes
+    no_like = Metric(Match(Func(lambda g, p: 1.0)))
+    with pytest.raises(InputError, match="declare the values it compares with 'like'"):
+        from exactalign.declared.search import tiers as _tiers
+
+        _tiers(no_like, 100)
+
+
+def test_nothing_that_can_be_generated_and_no_documents_is_one_error(heuristics, capsys):
+    rc = cli.main(["validate", "--metric", "coref-bcubed", "--heuristic",
+                   "user_heuristics:first_fit"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "nothing could be checked" in err and "transforms its documents" in err

@@ -107,6 +107,9 @@ def run_validate(args: argparse.Namespace) -> int:
                               memory_mb=args.memory or None)
         except InputError as e:
             raise (pairing.locate(e) if refs else e) from None
+    if report.checked == 0:
+        raise InputError("nothing could be checked: " + "; ".join(
+            dict.fromkeys(n.split(": ", 1)[-1] for n in report.notes)))
     case = None
     if report.counterexample is not None:
         case = pytest_case(metric, report.heuristic, report.counterexample)

@@ -61,8 +61,8 @@ def memberships(entities) -> list[dict]:
 
 def coref_muc() -> Metric:
     """MUC (Vilain et al. 1995). Document: ``{"entities": [[mention, ...], ...]}``."""
-    return Metric(Match(Func(muc_link, name="muc_link", shares_element=True, bounded=False),
-                        "N:N"), field="entities", name="coref-muc")
+    return Metric(Match(Func(muc_link, name="muc_link", shares_element=True, bounded=False,
+                             like=Match(Eq())), "N:N"), field="entities", name="coref-muc")
 
 
 def coref_bcubed() -> Metric:
@@ -195,7 +195,8 @@ def ceaf_rme_phi3() -> Metric:
     larger row sum before its assignment; the exact search allows either label, so it is never
     below IterX's score."""
     entities = Match(Match(Eq(), "1:1"), "1:1")
-    template = Record({"type": Func(type_labels_overlap, name="type_labels_overlap"),
+    template = Record({"type": Func(type_labels_overlap, name="type_labels_overlap",
+                                    like=Eq()),
                        "entities": entities})
     return Metric(Match(template, "1:1"), field="templates", name="ceaf-rme-phi3",
                   recall_denominator="entities")

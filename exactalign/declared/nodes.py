@@ -386,12 +386,19 @@ class Func(Node):
     """A user similarity ``fn(x, y) -> float >= 0``. ``fn`` may be a callable or a
     ``"module:function"`` name. ``shares_element=True`` promises that ``fn(x, y) == 0`` whenever
     the collections ``x`` and ``y`` have no element in common (MUC's link similarity), so only
-    such pairs are evaluated. ``bounded=False`` declares values above 1 (unnormalised)."""
+    such pairs are evaluated. ``bounded=False`` declares values above 1 (unnormalised).
+    ``like``: a node whose values this function compares (MUC's entities are those of
+    ``Match(Eq())``), used only to generate instances (``exactalign validate``); without it a
+    user function's values cannot be generated."""
 
     kind = "func"
 
     def __init__(self, fn: Callable | str, name: str | None = None,
-                 shares_element: bool = False, bounded: bool = True):
+                 shares_element: bool = False, bounded: bool = True,
+                 like: Node | None = None):
+        if like is not None and not isinstance(like, Node):
+            raise InputError(f"Func's 'like' must be a similarity node, not {_short(like)}")
+        self.like = like
         self.ref = fn if isinstance(fn, str) else _importable_name(fn)
         self.fn = resolve_callable(fn) if isinstance(fn, str) else fn
         if not callable(self.fn):
@@ -427,6 +434,8 @@ class Func(Node):
             d["shares_element"] = True
         if not self.bounded:
             d["bounded"] = False
+        if self.like is not None:
+            d["like"] = self.like.to_dict()
         return d
 
 
@@ -703,6 +712,8 @@ def from_dict(d: Any, where: str = "spec", depth: int = 0) -> Node:
                            for k, v in fields.items()}
         elif kind == "match":
             d["element"] = from_dict(d.get("element"), f"{where}.element", depth + 1)
+        elif kind == "func" and d.get("like") is not None:
+            d["like"] = from_dict(d["like"], f"{where}.like", depth + 1)
         return NODE_TYPES[kind](**d)
     except TypeError as e:
         raise InputError(f"{where}: bad options for a {kind}: {e}") from None

@@ -154,9 +154,12 @@ def values(node: Node, level: int) -> list:
         return _wrap_all(node.field, out)
     if isinstance(node, Latent):
         return _graph_values(node, level)
+    if isinstance(node, Func) and node.like is not None:
+        return values(node.like, level)
     if isinstance(node, Func):
-        raise InputError(f"cannot generate values for the user similarity {node.name}; "
-                         "validate on your documents (GOLD SYSTEM) instead")
+        raise InputError(f"cannot generate values for the user similarity {node.name} "
+                         "(declare the values it compares with 'like'); validate on your "
+                         "documents (GOLD SYSTEM) instead")
     raise InputError(f"cannot generate values for a {node.kind}")
 
 
@@ -244,8 +247,9 @@ def _documents_bound(u: int, k: int, ordered: bool) -> int:
 
 def _root(metric: Metric) -> Node:
     if metric.transform is not None:
-        raise InputError(f"metric {metric.name} transforms its documents; it is validated on "
-                         "your documents (GOLD SYSTEM) and generated ones only")
+        raise InputError(f"metric {metric.name} transforms its documents before matching, "
+                         "so documents cannot be generated from its declaration; validate it on "
+                         "your documents (GOLD SYSTEM)")
     return metric.spec
 
 
@@ -337,7 +341,7 @@ def strategy(node: Node, size: int = 4, path: str = "root"):
         if node.order == "dag":
             raise InputError("cannot generate DAG-ordered collections")
         unique = {"unique_by": repr} if type(node.element) is Eq else {}
-        inner = strategy(node.element, 3, path + ".element")
+        inner = strategy(node.element, max(size - 1, 2), path + ".element")
         return wrap(node.field, st.lists(inner, min_size=1 if unique else 0, max_size=size,
                                          **unique))
     if isinstance(node, Record):
@@ -361,9 +365,12 @@ def strategy(node: Node, size: int = 4, path: str = "root"):
         return wrap(node.field, pool.flatmap(lambda n: st.sampled_from(_labels(node, n))))
     if isinstance(node, Latent):
         return _graphs(node)
+    if isinstance(node, Func) and node.like is not None:
+        return strategy(node.like, size, path)
     if isinstance(node, Func):
-        raise InputError(f"cannot generate values for the user similarity {node.name}; "
-                         "validate on your documents (GOLD SYSTEM) instead")
+        raise InputError(f"cannot generate values for the user similarity {node.name} "
+                         "(declare the values it compares with 'like'); validate on your "
+                         "documents (GOLD SYSTEM) instead")
     raise InputError(f"cannot generate values for a {node.kind}")
 
 
