@@ -87,6 +87,17 @@ def first_fit(reference, prediction):
     return pairs
 
 
+def events_first_fit(reference, prediction):
+    """event-argument-cls: events paired first-fit by trigger span and type, arguments
+    ignored when pairing."""
+    used, pairs = set(), []
+    for i, x in enumerate(reference["events"]):
+        for j, y in enumerate(prediction["events"]):
+            if j not in used and x["trigger"] == y["trigger"] and x["type"] == y["type"]:
+                pairs.append((i, j)); used.add(j); break
+    return pairs
+
+
 def twice(reference, prediction):
     return [(0, 0), (0, 0)]
 
@@ -521,3 +532,13 @@ def test_nothing_that_can_be_generated_and_no_documents_is_one_error(heuristics,
                    "user_heuristics:first_fit"])
     err = capsys.readouterr().err
     assert rc == 2 and "nothing could be checked" in err and "transforms its documents" in err
+
+
+@pytest.mark.slow
+def test_a_heuristic_found_by_the_guided_and_random_search_on_19_of_20_seeds(heuristics):
+    """Two events with the same trigger and type but different arguments, in the other
+    order: outside the exhaustive tiers of event-argument-cls, found by the searches."""
+    metric = LIBRARY["event-argument-cls"]()
+    caught = sum(not validate(metric, "user_heuristics:events_first_fit", seed=s).ok
+                 for s in range(20))
+    assert caught >= 19
