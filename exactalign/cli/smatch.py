@@ -56,6 +56,11 @@ def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
                         "copy named on standard error) or as smatch 1.0.4 counts it (keep: "
                         "every test copy with every gold copy, so F can exceed 1) "
                         "(default: %(default)s)")
+    p.add_argument("--restrict", choices=("none", "sentence"), default="none",
+                   help="candidate variable pairs: none (Smatch), or sentence (docSmatch's "
+                        "search space for document graphs: a variable maps only within the "
+                        "sentences, :sntN of the top, it is reachable from; the exact optimum "
+                        "and the hill-climbing of that space) (default: %(default)s)")
     p.add_argument("--pr", action="store_true", help="also print precision and recall")
     p.add_argument("--significant", type=_restarts, default=2, metavar="DIGITS",
                    help="digits after the decimal point (default: %(default)s)")
@@ -71,7 +76,8 @@ def run_smatch(args: argparse.Namespace) -> int:
     test, gold = args.f
     sc = smatch.score_files(test, gold, method=args.method, variant=args.variant,
                             restarts=args.r, seed=args.seed, time_limit=args.time_limit,
-                            backend=args.backend, duplicates=args.duplicates)
+                            backend=args.backend, duplicates=args.duplicates,
+                            restrict=args.restrict)
     for d in sc.duplicates:
         print(f"exactalign: warning: {d.message(test if d.side == 'test' else gold)}",
               file=sys.stderr)

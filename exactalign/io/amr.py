@@ -79,6 +79,10 @@ class AmrGraph(NamedTuple):
     attributes: tuple
     relations: tuple
     line: int = 0
+    #: per relation, whether it was written inverted (``:R-of``, ``:mod``): docSmatch's
+    #: sentence buckets follow edges as written (:func:`exactalign.metrics.smatch.
+    #: sentence_buckets`); empty when unknown
+    inverted: tuple = ()
 
     @property
     def num_triples(self) -> int:
@@ -142,11 +146,11 @@ def graph_from_tree(tree, *, path=None, line=None) -> AmrGraph:
 
     def add(store, u, role, v):
         if role.endswith("-of") and role not in NOT_INVERTED:
-            store.setdefault(v, []).append((role[:-3], u))
+            store.setdefault(v, []).append((role[:-3], u, True))
         elif role == "mod":
-            store.setdefault(v, []).append(("domain", u))
+            store.setdefault(v, []).append(("domain", u, True))
         else:
-            store.setdefault(u, []).append((role, v))
+            store.setdefault(u, []).append((role, v, False))
 
     def walk(node):
         var, branches = node
@@ -168,20 +172,22 @@ def graph_from_tree(tree, *, path=None, line=None) -> AmrGraph:
         concepts[var] = concept
 
     walk(tree.node)
-    instances, attributes, relations = [], [], []
+    instances, attributes, relations, inverted = [], [], [], []
     for i, v in enumerate(names):
         instances.append(("instance", i, concepts[v]))
-        for role, w in early[v]:
+        for role, w, inv in early[v]:
             relations.append((role, i, index[w]))
-        for role, w in late.get(v, ()):
+            inverted.append(inv)
+        for role, w, inv in late.get(v, ()):
             if w in index:
                 relations.append((role, i, index[w]))
+                inverted.append(inv)
             else:
                 attributes.append((role, i, w))
         if i == 0:
             attributes.append(("TOP", 0, "top"))
     return AmrGraph(tuple(names), tuple(instances), tuple(attributes), tuple(relations),
-                    line or 0)
+                    line or 0, tuple(inverted))
 
 
 def _blocks(text: str):

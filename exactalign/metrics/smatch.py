@@ -45,6 +45,7 @@ import random
 import time
 from typing import NamedTuple
 
+from ..core.errors import InputError
 from ..io.amr import AmrGraph, normalize, read_pairs
 from .aggregation import PRECISION_FIRST, PRF
 
@@ -57,7 +58,85 @@ BNB_MAX_FAILURES = 8
 METHODS = ("exact", "hillclimb", "both")
 
 
-def instance_of(test: AmrGraph, gold: AmrGraph, variant: str = "full"):
+#: Candidate restrictions of :func:`score_pairs`: none (Smatch), or docSmatch's sentence buckets.
+RESTRICTIONS = ("none", "sentence")
+
+
+def _reach(adj: dict, start: int) -> set:
+    """The variables reachable from ``start`` (itself included) along ``adj``."""
+    seen, todo = {start}, [start]
+    while todo:
+        for w in adj.get(todo.pop(), ()):
+            if w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return seen
+
+
+def sentence_buckets(g: AmrGraph) -> list[set]:
+    """docSmatch's sentence buckets of a document graph (IBM/docAMR, ``docSmatch/amr.py``,
+    ``categorize_nodes_by_sentence``): bucket 0 holds the top variable alone; bucket ``n`` every
+    variable reachable from the target of the top's ``:sntN`` edge. Reachability follows the
+    relations as smatch stores them (``R(x, y)``): ``x -> y`` unless ``R`` is ``coref`` or the
+    edge was written ``:mod``; ``y -> x`` too when the edge was written inverted (``:R-of``) or
+    ``R`` is ``part``, ``subset`` or ``coref``; then, for each ``coref(x, y)`` in order, ``x ->
+    y`` when ``y`` is not yet reachable from the top and ``x`` is. A graph without ``:snt``
+    edges on its top is one bucket of every variable. The ``:snt`` numbers must run 1..K
+    (docSmatch drops such a document silently; here it is an error)."""
+    n = len(g.variables)
+    roots = {}
+    for r, i, j in g.relations:
+        if i == 0 and r.startswith("snt"):
+            try:
+                roots[int(r[3:])] = j
+            except ValueError:
+                raise InputError(f"a sentence edge :{r} has no sentence number",
+                                 line=g.line or None) from None
+    if not roots:
+        return [set(range(n))]
+    if sorted(roots) != list(range(1, len(roots) + 1)):
+        raise InputError("sentence edges must be numbered :snt1 .. :snt"
+                         f"{len(roots)}, not " + ", ".join(f":snt{k}" for k in sorted(roots)),
+                         line=g.line or None)
+    inverted = g.inverted or (False,) * len(g.relations)
+    adj: dict = {}
+    coref = []
+    for (r, x, y), inv in zip(g.relations, inverted, strict=True):
+        if r != "coref" and not (r == "domain" and inv):
+            adj.setdefault(x, []).append(y)
+        if r == "coref":
+            coref.append((x, y))
+        if inv or r in ("part", "subset", "coref"):
+            adj.setdefault(y, []).append(x)
+    top = _reach(adj, 0)
+    for x, y in coref:
+        if y not in top and x in top:
+            adj.setdefault(x, []).append(y)
+            top |= _reach(adj, y)
+    return [{0}] + [_reach(adj, roots[k]) for k in range(1, len(roots) + 1)]
+
+
+def allowed_pairs(test: AmrGraph, gold: AmrGraph, paths=(None, None)) -> frozenset:
+    """docSmatch's candidate pairs (``compute_pool``): test variable ``i`` may map to gold
+    variable ``j`` when some bucket ``n`` holds ``i`` on the test side and ``j`` on the gold
+    side (:func:`sentence_buckets`, buckets matched by number; gold buckets past the test's are
+    ignored, test buckets past the gold's get no partner)."""
+    buckets = []
+    for g, path in zip((test, gold), paths, strict=True):
+        try:
+            buckets.append(sentence_buckets(g))
+        except InputError as e:
+            raise InputError(e.message, path=path, line=e.line) from None
+    b1, b2 = buckets
+    out = set()
+    for n, bucket in enumerate(b1):
+        if n < len(b2):
+            out.update((i, j) for i in bucket for j in b2[n])
+    return frozenset(out)
+
+
+def instance_of(test: AmrGraph, gold: AmrGraph, variant: str = "full",
+                allowed: frozenset | None = None):
     """The latent-variable matching instance of a (test, gold) pair under ``variant``: unary
     triples ``(("instance", concept), v)`` and ``((role, constant), v)`` with normalised keys,
     binary triples ``(role, v1, v2)``, instance triples first (smatch's pool order)."""
@@ -79,7 +158,8 @@ def instance_of(test: AmrGraph, gold: AmrGraph, variant: str = "full"):
 
     lu, lb, lc = side(test)
     ru, rb, rc = side(gold)
-    return LatentInstance(len(test.variables), len(gold.variables), lu, lb, ru, rb, lc, rc)
+    return LatentInstance(len(test.variables), len(gold.variables), lu, lb, ru, rb, lc, rc,
+                          allowed=allowed)
 
 
 class Duplicate(NamedTuple):
@@ -181,7 +261,8 @@ def _counts(test: AmrGraph, gold: AmrGraph, variant: str) -> tuple[int, int]:
 def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
                 restarts: int = 4, seed: int = 0, time_limit: float | None = None,
                 linking: str = "aggregated", backend: str = "highs",
-                bnb_work: int | None = None, duplicates: str = "set") -> CorpusScore:
+                bnb_work: int | None = None, duplicates: str = "set",
+                restrict: str = "none", paths=(None, None)) -> CorpusScore:
     """Score (test, gold) graph pairs with ``method`` (``exact``, ``hillclimb`` or ``both``),
     duplicate triples counted once (``duplicates="set"``) or as smatch 1.0.4 counts them
     (``"keep"``; module docstring).
@@ -201,6 +282,9 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     command's budget): once it passes, the pair being climbed keeps the best mapping reached and
     the pairs left their smart initial mappings, status ``time_limit``
     (:func:`~exactalign.problems.latent.hillclimb.hillclimb_result`; its memo is bounded too).
+    ``restrict="sentence"``: only docSmatch's candidate pairs (:func:`allowed_pairs`) may be
+    mapped, and a triple counts only when every variable pair it needs is one of them -- the
+    exact optimum and the hill-climbing of docSmatch's search space.
     numpy, scipy and HiGHS are imported only
     when a pair needs them, which on the small pilot files is never (module docstring).
 
@@ -215,7 +299,12 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     if duplicates not in DUPLICATES:
         raise ValueError(f"unknown duplicates rule {duplicates!r}; choose one of "
                          + ", ".join(DUPLICATES))
+    if restrict not in RESTRICTIONS:
+        raise ValueError(f"unknown restriction {restrict!r}; choose one of "
+                         + ", ".join(RESTRICTIONS))
     pairs = list(pairs)
+    allowed = [allowed_pairs(t, g, paths) if restrict == "sentence" else None
+               for t, g in pairs]
     dups: list[Duplicate] = []
     if duplicates == "set":
         for k, pair in enumerate(pairs):
@@ -225,7 +314,8 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
                 kept.append(d)
                 dups += [Duplicate(side, k, g.line, t, c) for t, c in found]
             pairs[k] = tuple(kept)
-    insts = [instance_of(t, g, variant) for t, g in pairs]
+    insts = [instance_of(t, g, variant, allowed=a) for (t, g), a in zip(pairs, allowed,
+                                                                        strict=True)]
     counts = [_counts(t, g, variant) for t, g in pairs]
     times = {}
     hc = ex = [None] * len(insts)
@@ -274,7 +364,8 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
 def score_files(test_path, gold_path, **kwargs) -> CorpusScore:
     """:func:`score_pairs` on the graphs of two parallel files (``smatch -f TEST GOLD``);
     ``Duplicate.message(path)`` names the file of each duplicated triple."""
-    return score_pairs(read_pairs(test_path, gold_path), **kwargs)
+    return score_pairs(read_pairs(test_path, gold_path), paths=(str(test_path), str(gold_path)),
+                       **kwargs)
 
 
 def matched_triples(test: AmrGraph, gold: AmrGraph, mapping, variant: str = "full") -> list:

@@ -45,6 +45,12 @@ def compile_arrays(inst) -> dict:
     jl, jr = _join(kl, kr)
     a1, a2 = bl[jl, 0], bl[jl, 1]
     b1, b2 = br[jr, 0], br[jr, 1]
+    if inst.allowed is not None:  # restricted candidate pairs: a triple pair needs them all
+        ok_keys = np.array(sorted(v * nr + w for v, w in inst.allowed), np.int64)
+        keep = np.isin(ua * nr + ub, ok_keys)
+        ua, ub = ua[keep], ub[keep]
+        keep = np.isin(a1 * nr + b1, ok_keys) & np.isin(a2 * nr + b2, ok_keys)
+        a1, a2, b1, b2 = a1[keep], a2[keep], b1[keep], b2[keep]
     loop = (a1 == a2) & (b1 == b2)  # a self-loop on both sides: needs one pair
     ok = (a1 != a2) & (b1 != b2)    # needs two compatible pairs; the rest can never match
     un_keys = np.concatenate([ua * nr + ub, a1[loop] * nr + b1[loop]])

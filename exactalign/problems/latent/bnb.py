@@ -63,8 +63,11 @@ def _pure_pairs(inst: LatentInstance):
     by_key: dict = {}
     for k, w in inst.right_unary:
         by_key.setdefault(k, []).append(w)
+    allows = inst.allows
     for k, v in inst.left_unary:
         for w in by_key.get(k, ()):
+            if not allows(v, w):
+                continue
             ab = (v, w)
             seen[ab] = None
             unary_of[ab] = unary_of.get(ab, 0) + 1
@@ -73,6 +76,8 @@ def _pure_pairs(inst: LatentInstance):
         by_key.setdefault(k, []).append((w1, w2))
     for k, v1, v2 in inst.left_binary:
         for w1, w2 in by_key.get(k, ()):
+            if not (allows(v1, w1) and allows(v2, w2)):
+                continue
             if v1 == v2 and w1 == w2:  # a self-loop matched to a self-loop: a unary credit
                 ab = (v1, w1)
                 seen[ab] = None

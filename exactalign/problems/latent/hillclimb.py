@@ -69,8 +69,11 @@ def smatch_pool(inst: LatentInstance):
     by_key: dict = {}
     for k, w in inst.right_unary:
         by_key.setdefault(k, []).append(w)
+    allows = inst.allows
     for k, v in inst.left_unary:
         for w in by_key.get(k, ()):
+            if not allows(v, w):  # docSmatch's compute_pool: outside the allowed pairs
+                continue
             candidates[v].add(w)
             d = weights.setdefault((v, w), {-1: 0})
             d[-1] += 1
@@ -79,6 +82,8 @@ def smatch_pool(inst: LatentInstance):
         by_key.setdefault(k, []).append((w1, w2))
     for k, v1, v2 in inst.left_binary:
         for w1, w2 in by_key.get(k, ()):
+            if not (allows(v1, w1) and allows(v2, w2)):
+                continue
             candidates[v1].add(w1)
             candidates[v2].add(w2)
             p1, p2 = (v1, w1), (v2, w2)

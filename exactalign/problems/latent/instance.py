@@ -25,13 +25,15 @@ class LatentInstance:
     ``left_unary``: ``(key, v)`` per unary triple; ``left_binary``: ``(key, v1, v2)`` per binary
     triple; likewise on the right. ``left_concepts`` / ``right_concepts``: an optional label per
     variable (AMR: its concept as written) used only by the hill-climber's smart initial mapping,
-    which pairs variables with *identical* labels. Triples are kept in the given order: the
+    which pairs variables with *identical* labels. ``allowed``: an optional set of the
+    ``(left, right)`` variable pairs a mapping may use (:meth:`allows`). Triples are kept in the
+    given order: the
     hill-climber's tie-breaking depends on it (as smatch's does). Immutable; compared by
     identity. (A plain class, not a dataclass: see :class:`~exactalign.core.result.Result`.)"""
 
     def __init__(self, n_left: int, n_right: int, left_unary, left_binary, right_unary,
                  right_binary, left_concepts: tuple | None = None,
-                 right_concepts: tuple | None = None):
+                 right_concepts: tuple | None = None, allowed: frozenset | None = None):
         for side, n, un, bi in (("left", n_left, left_unary, left_binary),
                                 ("right", n_right, right_unary, right_binary)):
             if n < 0:
@@ -53,6 +55,14 @@ class LatentInstance:
         d["right_unary"] = tuple(tuple(t) for t in right_unary)
         d["right_binary"] = tuple(tuple(t) for t in right_binary)
         d["left_concepts"], d["right_concepts"] = left_concepts, right_concepts
+        d["allowed"] = None if allowed is None else frozenset(allowed)
+
+    def allows(self, v: int, w: int) -> bool:
+        """Whether left variable ``v`` may map to right variable ``w``: always, unless the
+        instance restricts its candidate pairs (``allowed``: a set of ``(left, right)``, e.g.
+        docSmatch's sentence buckets); a triple pair then counts only when every variable pair
+        it needs is allowed."""
+        return self.allowed is None or (v, w) in self.allowed
 
     def __setattr__(self, name, value):
         raise AttributeError(f"LatentInstance is immutable: cannot assign {name!r}")
@@ -109,6 +119,7 @@ def compiled_view(n_left: int, n_right: int, arrays: dict) -> LatentInstance:
 
     view = object.__new__(LatentInstance)
     for name, value in (("n_left", n_left), ("n_right", n_right), ("left_concepts", None),
+                        ("allowed", None),
                         ("right_concepts", None), ("left_unary", ()), ("left_binary", ()),
                         ("right_unary", ()), ("right_binary", ())):
         object.__setattr__(view, name, value)

@@ -37,11 +37,12 @@ def count_matches(inst: LatentInstance, mapping) -> int:
     for k, w1, w2 in inst.right_binary:
         right[(k, w1, w2)] = right.get((k, w1, w2), 0) + 1
     total = 0
+    allows = inst.allows  # a restricted instance credits only allowed pairs (docSmatch)
     for k, v in inst.left_unary:
-        if v in m:
+        if v in m and allows(v, m[v]):
             total += right.get((k, m[v]), 0)
     for k, v1, v2 in inst.left_binary:
-        if v1 in m and v2 in m:
+        if v1 in m and v2 in m and allows(v1, m[v1]) and allows(v2, m[v2]):
             total += right.get((k, m[v1], m[v2]), 0)
     return total
 
