@@ -4,6 +4,12 @@ smart and random initial mappings, best move or swap while it gains), the climb 
 restarts (:func:`hillclimb_mapping`) and its verified :class:`~exactalign.core.result.Result`
 (:func:`hillclimb_result`).
 
+One shortcut smatch 1.0.4 does not take (later smatch and docSmatch do): a swap whose two new
+pairs are both outside the candidates is skipped -- their weights are empty, so it gains at most
+0 and can never be the strictly best step. The results, the memo's effect and the random draws
+are smatch 1.0.4's (the tests run it call for call); on a 236-variable document pair the climb
+takes 19 s instead of 50 (2 s instead of 15 with docSmatch's sentence restriction).
+
 Two bounds smatch does not have, so that the climb respects a command's budgets (a step costs
 ``O(n^2)`` swaps in pure Python: on a 250-variable pair half a second and, through smatch's memo,
 ~70 MB a step -- its memo grew to 17.8 GB, issue 36):
@@ -282,12 +288,19 @@ class Climber:
                     if g > best:
                         best, node1, node2, use_swap = g, i, nm, False
         n = len(mapping)
+        cands = self.candidates
         for i in range(n):
             if timed and self._expired():
                 return 0, mapping  # out of time: no move (climb() stops here)
-            mi = mapping[i]
+            mi, ci = mapping[i], cands[i]
             for j in range(i + 1, n):
-                g = self.swap_gain(mapping, i, mi, j, mapping[j], cur)
+                mj = mapping[j]
+                if mj not in ci and mi not in cands[j]:
+                    # both new pairs carry no weight: the swap gains at most 0, so it cannot
+                    # be chosen (later smatch and docSmatch skip it too; the result is
+                    # smatch 1.0.4's, only faster)
+                    continue
+                g = self.swap_gain(mapping, i, mi, j, mj, cur)
                 if g > best:
                     best, node1, node2, use_swap = g, i, j, True
         new = mapping[:]
