@@ -357,3 +357,30 @@ def test_score_on_files_warns_about_missing_documents(tmp_path):
     with pytest.warns(UserWarning, match=r"1 of the 2 documents of .* are not in .*: 'a'$"):
         r = exactalign.score(spec, references=gold, predictions=system)
     assert (r.score.recall, r.score.precision) == (0.5, 1.0)
+
+
+@pytest.mark.parametrize("weight", ["1e-300", "1e300", "1e-6"])
+def test_record_weights_outside_the_solvers_range_are_refused(tmp_path, capsys, weight):
+    """Weights of 1e-300 gave "optimal" with an F1 bound of 125 and a nonsense witness; 1e300
+    a HiGHS traceback. Nonzero weights lie in [1e-5, 1e12], as in instance files."""
+    spec = tmp_path / "w.toml"
+    spec.write_text('name = "w"\nfield = "entities"\n[spec]\ntype = "match"\n'
+                    '[spec.element]\ntype = "record"\ncombine = "sum"\n'
+                    f'weights = {{ span = {weight}, label = 1 }}\n'
+                    'fields.span = { type = "span", measure = "overlap" }\n'
+                    'fields.label = { type = "eq" }\n')
+    gold, system = tmp_path / "g.jsonl", tmp_path / "s.jsonl"
+    gold.write_text('{"id": "a", "entities": [{"span": [0, 3], "label": "x"}]}\n')
+    system.write_text('{"id": "a", "entities": [{"span": [1, 3], "label": "x"}]}\n')
+    rc = cli.main(["score", "--spec", str(spec), str(gold), str(system)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "weights.span" in err and "[1e-05, 1e+12]" in err
+    assert "Traceback" not in err
+
+
+def test_a_user_similarity_outside_the_range_is_named():
+    from exactalign.declared import Func
+
+    metric = Metric(Match(Func(lambda g, p: 1e-9 if g == p else 0.0, name="tiny")))
+    with pytest.raises(InputError, match=r"similarity tiny returned 1e-09 .*\[1e-05, 1e\+12\]"):
+        metric.compute(predictions=[[1]], references=[[1]])

@@ -46,6 +46,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..core.errors import InputError
+from ..io.pairs import MAX_WEIGHT, MIN_WEIGHT
 
 #: Matching constraints, written reference:predicted (as :mod:`exactalign.problems.bipartite`).
 CONSTRAINTS = ("1:1", "1:N", "N:1", "N:N")
@@ -71,6 +72,16 @@ def freeze(value: Any):
     if isinstance(value, set | frozenset):
         return frozenset(freeze(v) for v in value)
     return value
+
+
+def _in_range(name: str, w: float) -> None:
+    """A nonzero weight outside the solvers' dynamic range (:data:`exactalign.io.pairs.
+    MIN_WEIGHT`, ``MAX_WEIGHT``, as for instance files) is refused, not scored."""
+    if w and not MIN_WEIGHT <= w <= MAX_WEIGHT:
+        raise InputError(f"{name} is {w!r}: nonzero weights lie in [{MIN_WEIGHT:g}, "
+                         f"{MAX_WEIGHT:g}] (the solvers' tolerances would swamp a smaller one "
+                         "and a larger one nears their infinity: a proof of optimality would "
+                         "mean nothing); scale the weights, or write 0")
 
 
 def get_field(obj: Any, name: str | int):
@@ -420,6 +431,11 @@ class Func(Node):
         if not math.isfinite(v) or v < 0:
             raise InputError(f"similarity {self.name} returned {v!r} for ({_short(x, 40)}, "
                              f"{_short(y, 40)}); similarities must be finite and >= 0")
+        if v and not MIN_WEIGHT <= v <= MAX_WEIGHT:
+            raise InputError(f"similarity {self.name} returned {v!r} for ({_short(x, 40)}, "
+                             f"{_short(y, 40)}): nonzero similarities lie in [{MIN_WEIGHT:g}, "
+                             f"{MAX_WEIGHT:g}] (the solvers' tolerances would swamp it and a "
+                             "proof of optimality mean nothing); scale it, or return 0")
         return v
 
     def tokens(self, x):
@@ -472,6 +488,8 @@ class Record(Node):
         self.weights = {k: weights.get(k, 1.0) for k in self.fields}
         if any(w < 0 for w in self.weights.values()):
             raise InputError("field weights must be finite and >= 0")
+        for k, w in self.weights.items():
+            _in_range(f"weights.{k}", w)
         self.bounded = (all(v.bounded for v in self.fields.values()) if combine == "product"
                         else all(v.bounded for v in self.fields.values())
                         and sum(self.weights.values()) <= 1.0)
