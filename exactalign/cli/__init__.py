@@ -501,8 +501,22 @@ def _run_to_file(args: argparse.Namespace) -> int:
     return code
 
 
+#: The longest error message printed whole: a message quoting a line or value of the input (a
+#: token of megabytes, a JSON document on one line) is cut in its middle to this many characters.
+MAX_MESSAGE = 1000
+
+
+def shorten(message: str, limit: int = MAX_MESSAGE) -> str:
+    """``message`` when at most ``limit`` characters, else its start and end around a note of
+    how many characters were left out (the file and line, at the start, are kept)."""
+    if len(message) <= limit:
+        return message
+    keep = (limit - 40) // 2
+    return f"{message[:keep]} ...[{len(message) - 2 * keep} characters]... {message[-keep:]}"
+
+
 def _error(message: str) -> None:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    print(f"{PROG}: error: {shorten(message)}", file=sys.stderr)
 
 
 #: The command computes on one core: HiGHS runs with one thread, and nothing it does needs

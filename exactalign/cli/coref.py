@@ -43,7 +43,9 @@ def _max_repeated(text: str) -> int | None:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    return None if value < 0 else value
+    if value < -1:
+        raise argparse.ArgumentTypeError(f"must be >= 0, or -1 for no limit, not {value}")
+    return None if value == -1 else value
 
 
 def add_coref_arguments(p: argparse.ArgumentParser) -> None:

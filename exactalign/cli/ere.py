@@ -32,7 +32,9 @@ MAPPING_CHOICES = ("procedure", "exact")
 
 def add_ere_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="A", help="File A: annotation JSON (see exactalign.io.ere) or "
-                                          "a .tbf file (event mentions, character offsets)")
+                                          "a .tbf file (event mentions, character offsets); "
+                                          "'-' reads standard input (TBF when it starts with "
+                                          "#BeginOfDocument)")
     p.add_argument("b", metavar="B", help="File B, same documents")
     p.add_argument("--mapping", choices=MAPPING_CHOICES, default="procedure",
                    help="mention mapping to report: the paper's procedure or the exact "
@@ -45,6 +47,17 @@ def add_ere_arguments(p: argparse.ArgumentParser) -> None:
 def _read(path: str):
     from ..io import ere as ere_io
 
+    if str(path) == "-":  # no name to go by: TBF when it starts as TBF does, else JSON
+        from ..io.tbf import BEGIN, parse_tbf
+        from ..io.text import read_text
+
+        label, text = read_text(path)
+        if not text.lstrip().startswith(BEGIN):
+            return ere_io.parse_ere(text, path=label)
+        tbf = parse_tbf(text, path=label, mode="char")
+        for w in tbf.warnings:
+            print(f"exactalign: warning: {w}", file=sys.stderr)
+        return ere_io.ere_from_tbf(tbf)
     if str(path).lower().endswith(".tbf"):
         from ..io.tbf import read_tbf
 

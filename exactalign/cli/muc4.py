@@ -287,6 +287,15 @@ def check_documents(keys, responses, path, warnings: list[str]) -> None:
                     f"{', '.join(extra[:5])}{more}")
 
 
+def _check_empty(pred: dict, path, warnings: list[str]) -> None:
+    """A GTT or REE prediction file without any document is scored (every key template
+    missing, as GTT's ``eval.py`` scores it) with a warning, as a 1992 response file without
+    templates is (it was a silent 0)."""
+    if not pred:
+        warnings.append(f"{path}: no document in the file: every key template counts as "
+                        "missing")
+
+
 def _run_gtt(args, warnings: list[str], details: dict) -> list[tuple]:
     from ..io import gtt
     from ..metrics import templates
@@ -295,6 +304,7 @@ def _run_gtt(args, warnings: list[str], details: dict) -> list[tuple]:
         return _run_ree(args, warnings, details)
     gold = gtt.read_gold(args.keys)
     pred = gtt.read_predictions(args.responses)
+    _check_empty(pred, args.responses, warnings)
     check_documents(gold, pred, args.responses, warnings)
     rows = []
     runs = []
@@ -321,6 +331,7 @@ def _run_ree(args, warnings: list[str], details: dict) -> list[tuple]:
 
     gold = gtt.read_ree_gold(args.keys)
     pred = gtt.read_ree_predictions(args.responses)
+    _check_empty(pred, args.responses, warnings)
     check_documents(gold, pred, args.responses, warnings)
     methods = {"muc1992": ["exact"], "greedy": ["greedy"], "exact": ["exact"],
                "all": ["exact", "greedy"]}[args.alignment]

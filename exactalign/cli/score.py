@@ -88,11 +88,9 @@ def _files(args):
                          "once)")
     if args.format == "jsonl":
         return read_jsonl(args.reference), read_jsonl(args.system)
-    from ..declared.convert import READERS
+    from ..declared.convert import read_native
 
-    ids, refs, preds = READERS[args.format](args.reference, args.system)
-    return ([(i, None, d) for i, d in zip(ids, refs, strict=True)],
-            [(i, None, d) for i, d in zip(ids, preds, strict=True)])
+    return read_native(args.format, args.reference, args.system)
 
 
 def read_documents(args, metric, files=None):

@@ -40,6 +40,18 @@ def _restarts(text: str) -> int:
     return value
 
 
+#: The most digits ``--significant`` prints: a float64 holds 17 significant digits, and past
+#: some 10**9 Python's formatting fails ("precision too big": a traceback, issue 36).
+MAX_DIGITS = 100
+
+
+def _digits(text: str) -> int:
+    value = _restarts(text)
+    if value > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_DIGITS}, not {value}")
+    return value
+
+
 def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-f", nargs=2, required=True, metavar=("TEST", "GOLD"),
                    help="two files of AMR graphs in PENMAN notation, separated by blank lines, "
@@ -62,8 +74,9 @@ def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
                         "sentences, :sntN of the top, it is reachable from; the exact optimum "
                         "and the hill-climbing of that space) (default: %(default)s)")
     p.add_argument("--pr", action="store_true", help="also print precision and recall")
-    p.add_argument("--significant", type=_restarts, default=2, metavar="DIGITS",
-                   help="digits after the decimal point (default: %(default)s)")
+    p.add_argument("--significant", type=_digits, default=2, metavar="DIGITS",
+                   help=f"digits after the decimal point, 0 to {MAX_DIGITS} "
+                        "(default: %(default)s)")
     p.add_argument("--pairs", action="store_true",
                    help="also report every pair (counts, scores, status, bound, gap)")
 

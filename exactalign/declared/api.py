@@ -77,13 +77,11 @@ def score(metric, *args, references=_REQUIRED, predictions=_REQUIRED, method: st
     if format == "jsonl":
         ref_docs, sys_docs = read_jsonl(references), read_jsonl(predictions)
     else:
-        from .convert import READERS
+        from .convert import READERS, read_native
 
         if format not in READERS:
             raise InputError(f"unknown format {format!r}; choose jsonl, " + ", ".join(READERS))
-        ids, refs, preds = READERS[format](references, predictions)
-        ref_docs = [(i, None, d) for i, d in zip(ids, refs, strict=True)]
-        sys_docs = [(i, None, d) for i, d in zip(ids, preds, strict=True)]
+        ref_docs, sys_docs = read_native(format, references, predictions)
     pairing = pair_documents(m, ref_docs, sys_docs, str(references), str(predictions))
     warning = missing_warning(pairing)
     if warning is not None:

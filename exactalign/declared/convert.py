@@ -15,7 +15,9 @@ format      reads (reference, system)                    document
                                                          [[[role, mention], ...]]}]}``
 ==========  ==========================================  =======================================
 
-Each reader returns ``(ids, references, predictions)`` aligned by position.
+Each reader returns ``(ids, references, predictions)`` aligned by position (a reference document
+the system file lacks gets an empty prediction); :func:`read_native` returns both files'
+documents for pairing, where such a document is missing, and named.
 """
 
 from __future__ import annotations
@@ -61,6 +63,16 @@ def read_conll(reference_path, system_path):
     return ids, gold, pred
 
 
+def _some(pred: dict, path) -> dict:
+    """``pred``, unless it holds no document: an error, as an empty JSONL file is (every
+    reference document would be scored as an empty prediction)."""
+    if not pred:
+        from ..core.errors import InputError
+
+        raise InputError("no documents (a JSON object without document ids)", path=str(path))
+    return pred
+
+
 def ree_document(slots) -> dict:
     from ..io.gtt import ROLES
 
@@ -68,15 +80,23 @@ def ree_document(slots) -> dict:
                          for role, ents in zip(ROLES, slots, strict=True) for e in ents]}
 
 
-def read_ree(reference_path, system_path):
+def _ree(reference_path, system_path):
+    """As :func:`read_ree`, a document absent from the system file ``None``."""
     from ..io import gtt
 
     gold = gtt.read_ree_gold(reference_path)
-    pred = gtt.read_ree_predictions(system_path)
+    pred = _some(gtt.read_ree_predictions(system_path), system_path)
     ids = list(gold)
-    empty = ((),) * len(gtt.ROLES)
-    return ids, [ree_document(gold[d]) for d in ids], [ree_document(pred.get(d, empty))
-                                                        for d in ids]
+    return ids, [ree_document(gold[d]) for d in ids], [ree_document(pred[d]) if d in pred
+                                                        else None for d in ids]
+
+
+def read_ree(reference_path, system_path):
+    from ..io.gtt import ROLES
+
+    ids, gold, pred = _ree(reference_path, system_path)
+    empty = ree_document(((),) * len(ROLES))
+    return ids, gold, [empty if p is None else p for p in pred]
 
 
 def template_document(templates) -> dict:
@@ -92,14 +112,32 @@ def template_document(templates) -> dict:
         for t in templates]}
 
 
-def read_gtt(reference_path, system_path):
+def _gtt(reference_path, system_path):
+    """As :func:`read_gtt`, a document absent from the system file ``None``."""
     from ..io import gtt
 
     gold = gtt.read_gold(reference_path)
-    pred = gtt.read_predictions(system_path)
+    pred = _some(gtt.read_predictions(system_path), system_path)
     ids = list(gold)
-    return ids, [template_document(gold[d]) for d in ids], [template_document(pred.get(d, []))
+    return ids, [template_document(gold[d]) for d in ids], [template_document(pred[d])
+                                                              if d in pred else None
                                                               for d in ids]
 
 
+def read_gtt(reference_path, system_path):
+    ids, gold, pred = _gtt(reference_path, system_path)
+    return ids, gold, [template_document([]) if p is None else p for p in pred]
+
+
 READERS = {"amr": read_amr, "conll": read_conll, "ree": read_ree, "gtt": read_gtt}
+_NATIVE = {"amr": read_amr, "conll": read_conll, "ree": _ree, "gtt": _gtt}
+
+
+def read_native(format: str, reference_path, system_path):
+    """The two files of a native ``format`` as the ``(id, line, document)`` lists of
+    :func:`exactalign.declared.files.read_jsonl`: a reference document the system file does
+    not hold is left out of the system list, so that pairing names it among the missing
+    documents (a warning) instead of scoring an empty prediction without a word."""
+    ids, refs, preds = _NATIVE[format](reference_path, system_path)
+    return ([(i, None, d) for i, d in zip(ids, refs, strict=True)],
+            [(i, None, d) for i, d in zip(ids, preds, strict=True) if d is not None])

@@ -54,19 +54,30 @@ def _toml():
     return tomllib
 
 
+class _NotJson(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity`` in a spec file: Python's decoder accepts them,
+    JSON does not, and a weight or threshold of NaN compares false with everything."""
+
+
+def _no_constant(name: str):
+    raise _NotJson(name)
+
+
 def load_spec(path: str | Path) -> list[Metric]:
     """The metrics of a spec file (``.toml``, or ``.json``)."""
     path = Path(path)
     text = path.read_bytes()
     try:
         if path.suffix.lower() == ".json":
-            data = json.loads(text.decode("utf-8-sig"))
+            data = json.loads(text.decode("utf-8-sig"), parse_constant=_no_constant)
         else:
             data = _toml().loads(text.decode("utf-8-sig"))
     except UnicodeDecodeError as e:
         raise InputError(f"not UTF-8 ({e.reason} at byte {e.start})", path=path) from None
     except json.JSONDecodeError as e:
         raise InputError(f"not valid JSON: {e.msg}", path=path, line=e.lineno) from None
+    except _NotJson as e:
+        raise InputError(f"not valid JSON: {e} is not a JSON number", path=path) from None
     except ValueError as e:  # tomllib.TOMLDecodeError: "... (at line 3, column 5)"
         raise InputError(f"not valid TOML: {e}", path=path) from None
     except RecursionError:  # json and tomllib recurse once per nested list or table

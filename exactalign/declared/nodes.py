@@ -71,6 +71,11 @@ def freeze(value: Any):
         return tuple(sorted((k, freeze(v)) for k, v in value.items()))
     if isinstance(value, set | frozenset):
         return frozenset(freeze(v) for v in value)
+    if isinstance(value, float) and value != value:
+        # NaN (JSON has none; Python's decoder reads it) equals nothing, itself included: a NaN
+        # label or index was scored as a mismatch without a word (issue 36)
+        raise InputError("a value is NaN, which equals nothing (not even NaN); write null or "
+                         "a string for a missing value")
     return value
 
 

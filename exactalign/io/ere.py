@@ -149,7 +149,9 @@ def parse_ere(text: str, *, path: str = "<string>") -> EreAnnotation:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg} (column {e.colno})", path=path,
+        hint = (" -- it looks like TBF: name the file *.tbf to read it as TBF"
+                if text.lstrip().startswith("#BeginOfDocument") else "")
+        raise InputError(f"not valid JSON: {e.msg} (column {e.colno}){hint}", path=path,
                          line=e.lineno) from None
     except RecursionError:
         raise InputError(TOO_DEEP, path=path) from None

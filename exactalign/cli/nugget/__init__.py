@@ -290,6 +290,52 @@ def _check_v18_outputs(args: argparse.Namespace) -> None:
     if isinstance(args.sequencing, str) and args.mapping == "all":
         raise InputError("-a DIR writes the TimeML files of one mapping, not of --mapping all "
                          "(-a without DIR scores every mapping)")
+    _check_side_outputs(args)
+
+
+def _side_outputs(args: argparse.Namespace):
+    """``(option, path)`` of every file the run writes besides standard output: -d FILE,
+    --coref-conll's (or -c PREFIX's) two CoNLL files, -a DIR's seq.out files."""
+    import os
+
+    if args.comparison_output is not None:
+        yield "-d/--comparison-output", args.comparison_output
+    if args.coref_conll is not None:
+        for suffix in ("_gold.conll", "_sys.conll"):
+            yield "--coref-conll", args.coref_conll + suffix
+    if isinstance(args.sequencing, str):
+        from ...metrics.sequencing import EVAL_TYPES
+
+        for t in EVAL_TYPES:
+            yield "-a", os.path.join(args.sequencing, t, "seq.out")
+
+
+def _check_side_outputs(args: argparse.Namespace) -> None:
+    """An output file (-d, --coref-conll, -a) that is one of the run's inputs or its -o FILE
+    is refused before anything is read (issue 36: ``-d gold.tbf`` replaced the gold file with
+    the comparison, exit 0); a -a DIR that exists as a file too."""
+    import os
+
+    from ...core.errors import InputError
+    from .. import _input_paths
+
+    if isinstance(args.sequencing, str) and os.path.exists(args.sequencing) \
+            and not os.path.isdir(args.sequencing):
+        raise InputError("-a DIR: not a directory (it names where the TimeML files go)",
+                         path=args.sequencing)
+    inputs = [p for p in _input_paths(args) if os.path.isfile(p)]
+    if args.output is not None and os.path.exists(args.output):
+        inputs.append(args.output)
+    for option, path in _side_outputs(args):
+        if not os.path.exists(path):
+            continue
+        if os.path.isdir(path):
+            raise InputError(f"{option} {path}: is a directory")
+        for other in inputs:
+            if os.path.samefile(path, other):
+                what = "the -o FILE" if other == args.output else "an input file"
+                raise InputError(f"{option} {path}: would overwrite {other}, {what} of this "
+                                 "command; write it elsewhere")
 
 
 # --------------------------------------------------------------------------------------------

@@ -23,6 +23,26 @@ from ...io.tbf import (
 )
 from .instances import attribute_combinations, combination_name
 
+#: The most characters a mention may cover in character mode (the sum of its pieces' lengths).
+#: v1.8's Dice, which we reproduce, expands a span into its characters: a span of ``0,10**30``
+#: would allocate more memory than any machine has (v1.8 and we died of it, with a
+#: MemoryError), and 10**5 characters of one mention already cost some 4 MB. An event nugget is
+#: a few words; a span this wide is a typing error or an offset in the wrong unit.
+MAX_MENTION_CHARS = 10**5
+
+
+def _check_widths(tbf: TbfFile) -> None:
+    """Raise :class:`InputError` at the first mention covering more than
+    :data:`MAX_MENTION_CHARS` characters (character mode only)."""
+    if tbf.mode != "char":
+        return
+    for doc in tbf.documents.values():
+        for m in doc.mentions:
+            if m.size > MAX_MENTION_CHARS:
+                raise InputError(f"span {m.span!r} of mention {m.mention_id} covers {m.size} "
+                                 f"characters, more than {MAX_MENTION_CHARS} (an offset in the "
+                                 "wrong unit?)", path=tbf.path, line=m.line)
+
 
 def read_pair(gold_path, system_path, *, token_dir=None, token_ext: str = TOKEN_FILE_EXT,
               offset_fields: tuple[int, int] = TOKEN_OFFSET_FIELDS,
@@ -32,10 +52,12 @@ def read_pair(gold_path, system_path, *, token_dir=None, token_ext: str = TOKEN_
     tables or None, type white list or None)`` (the white list read when it is a path)."""
     mode = "char" if token_dir is None else "token"
     gold = read_tbf(gold_path, mode=mode, attributes=attributes, strict=strict)
+    _check_widths(gold)
     if not gold.documents:  # v1.8 would score the system against nothing, silently
         raise InputError("the gold standard has no documents (no #BeginOfDocument line): "
                          "nothing to score against", path=str(gold_path))
     system = read_tbf(system_path, mode=mode, attributes=attributes, strict=strict)
+    _check_widths(system)
     if system.documents and not set(system.documents) & set(gold.documents):
         first = next(iter(system.documents))
         raise InputError(f"none of its {len(system.documents)} document(s) is in the gold "
