@@ -225,3 +225,13 @@ def test_ere_tbf_named_otherwise_says_it_looks_like_tbf(tmp_path, capsys):
     gold, system = put(tmp_path, "gold.txt", GOLD_TBF), put(tmp_path, "s.tbf", SYS_TBF)
     assert_input_error(capsys, ["ere", gold, system], f"{gold}:1: not valid JSON",
                        "it looks like TBF: name the file *.tbf")
+
+
+# -- data fetch --base-url with another scheme: a progress line, then an error blaming the env --
+def test_data_fetch_base_url_scheme_is_checked_first(tmp_path, capsys):
+    argv = ["data", "fetch", "--dest", tmp_path / "d", "--only", "amr", "--base-url", "ftp://x"]
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert one_error_line(err) == ("exactalign: error: --base-url ftp://x: must start with "
+                                   "http://, https:// or file://")
+    assert not (tmp_path / "d").exists()

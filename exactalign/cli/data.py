@@ -50,6 +50,12 @@ def _fetch(args: argparse.Namespace) -> int:
         from ..core.errors import InputError
 
         raise InputError(f"--dest {args.dest}: not a directory")
+    if args.base_url is not None and not args.base_url.startswith(("http://", "https://",
+                                                                   "file://")):
+        from ..core.errors import InputError  # before any download is announced
+
+        raise InputError(f"--base-url {args.base_url}: must start with http://, https:// or "
+                         "file://")
     report = fetching.fetch(dest, only=args.only, base=args.base_url, jobs=args.downloads,
                             progress=fetching.log)
     for file, reason in report.skipped:
