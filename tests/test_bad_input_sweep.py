@@ -235,3 +235,12 @@ def test_data_fetch_base_url_scheme_is_checked_first(tmp_path, capsys):
     assert one_error_line(err) == ("exactalign: error: --base-url ftp://x: must start with "
                                    "http://, https:// or file://")
     assert not (tmp_path / "d").exists()
+
+
+def test_smatch_restarts_past_the_cap_is_a_usage_error(tmp_path, capsys):
+    test, gold = put(tmp_path, "t.amr", AMR_TEST), put(tmp_path, "g.amr", AMR_GOLD)
+    code, out, err = run(capsys, "smatch", "-f", test, gold, "-r", "99999999999999999999",
+                         "--method", "both")  # ran until killed, printing nothing
+    assert (code, out) == (2, "")
+    assert "argument -r: must be at most 100000, not 99999999999999999999" in \
+        one_error_line(err)

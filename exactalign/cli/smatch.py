@@ -45,6 +45,20 @@ def _restarts(text: str) -> int:
 MAX_DIGITS = 100
 
 
+#: The most random restarts ``-r`` asks of the hill-climbing: -r 10**20 ran until killed with
+#: no output (issue 36); 10**5 restarts take seconds on small pairs (its memo), and
+#: ``--time-limit`` bounds any number.
+MAX_RESTARTS = 10**5
+
+
+def _restart_count(text: str) -> int:
+    value = _restarts(text)
+    if value > MAX_RESTARTS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_RESTARTS}, not {value} (give "
+                                         "--time-limit to bound the hill-climbing's time)")
+    return value
+
+
 def _digits(text: str) -> int:
     value = _restarts(text)
     if value > MAX_DIGITS:
@@ -59,8 +73,9 @@ def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", choices=SMATCH_METHODS, default="exact",
                    help="exact (proven optimal mapping), hillclimb (smatch 1.0.4's "
                         "hill-climbing), or both, with the shortfall (default: %(default)s)")
-    p.add_argument("-r", type=_restarts, default=4, metavar="RESTARTS",
-                   help="random restarts of the hill-climbing (default: %(default)s)")
+    p.add_argument("-r", type=_restart_count, default=4, metavar="RESTARTS",
+                   help=f"random restarts of the hill-climbing, 0 to {MAX_RESTARTS} "
+                        "(default: %(default)s)")
     p.add_argument("--variant", choices=SMATCH_VARIANTS, default="full",
                    help="which triples count (default: %(default)s)")
     p.add_argument("--duplicates", choices=("set", "keep"), default="set",
