@@ -47,8 +47,10 @@ from . import smatch as smatch_cli
 from . import temporal as temporal_cli
 from . import validate as validate_cli
 from .common import (  # noqa: F401  (used by tests)
+    INPUT_PATHS,
     failed_solves,
     fmt,
+    input_paths,
     prf,
     print_json,
     solve_options,
@@ -378,27 +380,6 @@ INPUTS = {
 }
 
 
-#: Per command, the arguments naming the paths it reads: files, or directories whose files it
-#: reads (a list value, ``nargs``, names several). ``-o FILE`` may be none of these files nor a
-#: file directly in one of these directories (issue 36: ``-o`` onto the gold file replaced it).
-#: A test checks every command is here.
-INPUT_PATHS = {
-    "bipartite": ("file",),
-    "nugget": ("gold", "system", "type_whitelist", "token_dir"),
-    "coref": ("key", "response"),
-    "muc4": ("keys", "responses", "history", "report"),
-    "ere": ("a", "b"),
-    "monotone": ("a", "b"),
-    "timeline": ("gold", "system"),
-    "temporal": ("paths",),
-    "score": ("reference", "system", "spec"),
-    "validate": ("reference", "system", "spec"),
-    "smatch": ("f",),
-    "info": (),
-    "data": (),
-}
-
-
 def envelope(args: argparse.Namespace) -> dict:
     """``command``, ``version``, ``inputs`` and ``options`` of a parsed command line: what
     every ``--json`` document starts with."""
@@ -427,15 +408,6 @@ def envelope(args: argparse.Namespace) -> dict:
             "options": options}
 
 
-def _input_paths(args: argparse.Namespace):
-    """Every path the command's arguments name as an input (``-``, standard input, is none)."""
-    for dest in INPUT_PATHS.get(args.command, ()):
-        value = getattr(args, dest, None)
-        for v in value if isinstance(value, list | tuple) else (value,):
-            if isinstance(v, str | os.PathLike) and str(v) != "-":
-                yield str(v)
-
-
 def _refuse_an_input(args: argparse.Namespace) -> None:
     """Raise :class:`InputError` when ``-o FILE`` is (through symbolic links too) one of the
     command's input files, or an existing file directly in one of its input directories."""
@@ -443,7 +415,7 @@ def _refuse_an_input(args: argparse.Namespace) -> None:
     if not os.path.exists(out):
         return
     parent = os.path.dirname(os.path.realpath(out))
-    for path in _input_paths(args):
+    for path in input_paths(args):
         try:
             if os.path.isdir(path):
                 if os.path.samefile(parent, path):

@@ -7,6 +7,7 @@ heavy (:mod:`exactalign.metrics.aggregation` is standard library only)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..metrics.aggregation import PRECISION_FIRST, prf_dict
@@ -143,3 +144,33 @@ def table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
                      for r in [header, *rows])
+
+
+#: Per command, the arguments naming the paths it reads: files, or directories whose files it
+#: reads (a list value, ``nargs``, names several). ``-o FILE`` may be none of these files nor a
+#: file directly in one of these directories (issue 36: ``-o`` onto the gold file replaced it).
+#: A test checks every command is here.
+INPUT_PATHS = {
+    "bipartite": ("file",),
+    "nugget": ("gold", "system", "type_whitelist", "token_dir"),
+    "coref": ("key", "response"),
+    "muc4": ("keys", "responses", "history", "report"),
+    "ere": ("a", "b"),
+    "monotone": ("a", "b"),
+    "timeline": ("gold", "system"),
+    "temporal": ("paths",),
+    "score": ("reference", "system", "spec"),
+    "validate": ("reference", "system", "spec"),
+    "smatch": ("f",),
+    "info": (),
+    "data": (),
+}
+
+
+def input_paths(args: argparse.Namespace):
+    """Every path the command's arguments name as an input (``-``, standard input, is none)."""
+    for dest in INPUT_PATHS.get(args.command, ()):
+        value = getattr(args, dest, None)
+        for v in value if isinstance(value, list | tuple) else (value,):
+            if isinstance(v, str | os.PathLike) and str(v) != "-":
+                yield str(v)

@@ -317,13 +317,13 @@ def _check_side_outputs(args: argparse.Namespace) -> None:
     import os
 
     from ...core.errors import InputError
-    from .. import _input_paths
+    from ..common import input_paths
 
     if isinstance(args.sequencing, str) and os.path.exists(args.sequencing) \
             and not os.path.isdir(args.sequencing):
         raise InputError("-a DIR: not a directory (it names where the TimeML files go)",
                          path=args.sequencing)
-    inputs = [p for p in _input_paths(args) if os.path.isfile(p)]
+    inputs = [p for p in input_paths(args) if os.path.isfile(p)]
     if args.output is not None and os.path.exists(args.output):
         inputs.append(args.output)
     for option, path in _side_outputs(args):
