@@ -237,9 +237,8 @@ def _contention(metric: Metric, reference, prediction) -> float:
             metric._root(reference), metric._root(prediction)) if isinstance(d, dict)))
     X, Y = spec.items(metric._root(reference)), spec.items(metric._root(prediction))
     ev = Evaluator("exact")
-    values = {round(spec.element.sim(x, y, ev), 9) for x in X for y in Y} - {0.0}
-    positive = sum(1 for x in X for y in Y if spec.element.sim(x, y, ev) > 0)
-    return positive - max(len(X), len(Y), 1) + len(values)
+    sims = [s for x in X for y in Y if (s := spec.element.sim(x, y, ev)) > 0]
+    return len(sims) - max(len(X), len(Y), 1) + len({round(s, 9) for s in sims})
 
 
 def validate(metric: Metric, heuristic: Callable | str, references=None, predictions=None, *,

@@ -43,7 +43,7 @@ def join_sentences(graphs, *, merge: float = 0.0, seed: int = 0, top: str = "doc
                 if rename[s] == f"s{k}.{s}":
                     triples.append((rename[s], role, t))
                 continue
-            triples.append((rename.get(s, s), role, rename.get(t, t) if t in rename else t))
+            triples.append((rename.get(s, s), role, rename.get(t, t)))
         for v in sorted(g.variables()):
             if rename[v] == f"s{k}.{v}" and concept.get(v) is not None:
                 first_of.setdefault(concept[v], rename[v])

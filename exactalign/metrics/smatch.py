@@ -116,11 +116,12 @@ def sentence_buckets(g: AmrGraph) -> list[set]:
     return [{0}] + [_reach(adj, roots[k]) for k in range(1, len(roots) + 1)]
 
 
-def allowed_pairs(test: AmrGraph, gold: AmrGraph, paths=(None, None)) -> frozenset:
+def allowed_pairs(test: AmrGraph, gold: AmrGraph, paths=(None, None)) -> frozenset | None:
     """docSmatch's candidate pairs (``compute_pool``): test variable ``i`` may map to gold
     variable ``j`` when some bucket ``n`` holds ``i`` on the test side and ``j`` on the gold
     side (:func:`sentence_buckets`, buckets matched by number; gold buckets past the test's are
-    ignored, test buckets past the gold's get no partner)."""
+    ignored, test buckets past the gold's get no partner). None -- no restriction -- when neither
+    graph has sentence edges: each is one bucket of all its variables, every pair allowed."""
     buckets = []
     for g, path in zip((test, gold), paths, strict=True):
         try:
@@ -128,6 +129,8 @@ def allowed_pairs(test: AmrGraph, gold: AmrGraph, paths=(None, None)) -> frozens
         except InputError as e:
             raise InputError(e.message, path=path, line=e.line) from None
     b1, b2 = buckets
+    if len(b1) == len(b2) == 1:
+        return None
     out = set()
     for n, bucket in enumerate(b1):
         if n < len(b2):
