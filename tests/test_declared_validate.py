@@ -227,13 +227,12 @@ def test_nothing_checked_is_not_ok(heuristics, capsys):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_every_failure_carries_a_counterexample(heuristics, seed):
-    """Random and guided failures alone (no exhaustive tier): a failure always comes with a
-    shrunk instance that fails again when re-run (the issue's seed 3 gave none)."""
+    """Random and guided failures alone (no exhaustive tier): the failure comes with a shrunk
+    instance that fails again when re-run (the issue's seed 3 gave none)."""
     metric = LIBRARY["coref-ceafe"]()
     report = validate(metric, "user_heuristics:first_fit", exhaustive=0, guided=40,
                       examples=60, seed=seed)
-    if report.ok:
-        return
+    assert not report.ok  # first fit is not optimal for CEAFe; 12 of 12 seeds find it
     c = report.counterexample
     assert c is not None and c.failed
     assert evaluate_case(metric, "user_heuristics:first_fit", c.reference,

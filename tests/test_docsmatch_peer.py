@@ -15,6 +15,7 @@ from exactalign.io.docamr import join_sentences
 from exactalign.metrics import smatch
 from exactalign.problems import latent
 from exactalign.testing import pilot_path
+from tests.test_smatch import patched_climber
 from tests.test_smatch_restrict import DOC, TRICKY
 
 penman = pytest.importorskip("penman")
@@ -22,16 +23,8 @@ ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 
 
 def _docsmatch(seed, monkeypatch):
-    ds = pytest.importorskip("docSmatch.smatch", reason="docAMR (peers extra) not installed")
-
-    class NoReseed(random.Random):
-        def seed(self, *args, **kwargs):
-            if args or kwargs:
-                super().seed(*args, **kwargs)
-
-    monkeypatch.setattr(ds, "random", NoReseed(seed))
-    monkeypatch.setattr(ds, "iteration_num", 5)  # -r 4
-    return ds
+    return patched_climber("docSmatch.smatch", seed, monkeypatch,
+                           "docAMR (peers extra) not installed")
 
 
 def _documents(path, k, n, merge, seed):

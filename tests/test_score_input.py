@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_bad_input import one_error_line as error_line
+from test_bad_input import run
 
 import exactalign
 from exactalign import cli
@@ -35,17 +37,9 @@ def ent(start, end, kind="PER"):
     return {"span": [start, end], "type": kind}
 
 
-def run(capsys, *argv):
-    code = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def one_error_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in err, err
-    assert lines[0].startswith("exactalign: error: ")
-    return lines[0][len("exactalign: error: "):]
+    """The one error line, without its ``exactalign: error:`` prefix."""
+    return error_line(err)[len("exactalign: error: "):]
 
 
 def write_jsonl(path, docs):

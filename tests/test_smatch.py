@@ -51,19 +51,27 @@ def test_matched_triples_report():
     assert (("ARG0", "g", "b"), ("ARG0", "g", "b")) in pairs
 
 
-def _patched_smatch(seed, monkeypatch):
-    """The real smatch module with ``random.seed()`` (system entropy) disabled and its global
-    generator replaced by a seeded one (undone after the test)."""
-    sm = pytest.importorskip("smatch", reason="smatch (peers extra) not installed")
+class NoReseed(random.Random):
+    """A seeded generator whose argument-less ``seed()`` (smatch's reseeding from system
+    entropy at every initial mapping) does nothing."""
 
-    class NoReseed(random.Random):
-        def seed(self, *args, **kwargs):
-            if args or kwargs:
-                super().seed(*args, **kwargs)
+    def seed(self, *args, **kwargs):
+        if args or kwargs:
+            super().seed(*args, **kwargs)
 
+
+def patched_climber(module: str, seed, monkeypatch, reason: str):
+    """The peer's smatch module (smatch, or docSmatch's copy) with its global generator
+    replaced by a seeded :class:`NoReseed` and ``-r 4`` (undone after the test)."""
+    sm = pytest.importorskip(module, reason=reason)
     monkeypatch.setattr(sm, "random", NoReseed(seed))
     monkeypatch.setattr(sm, "iteration_num", 5)  # -r 4
     return sm
+
+
+def _patched_smatch(seed, monkeypatch):
+    """The real smatch module, reseeding disabled, generator seeded."""
+    return patched_climber("smatch", seed, monkeypatch, "smatch (peers extra) not installed")
 
 
 def _pilot(*parts):
