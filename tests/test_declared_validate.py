@@ -311,6 +311,18 @@ def test_a_document_the_metric_cannot_read_is_named_with_its_file_and_line(
     assert rc == 2 and "g.jsonl:2" in err and "'b'" in err and "Traceback" not in err
 
 
+def test_validate_leaves_hypothesis_storage_where_it_was(heuristics, capsys):
+    """The command points hypothesis' storage at a temporary directory and back: left pointing
+    there, a later use in the same process re-created the removed directory (one leaked per
+    test run)."""
+    from hypothesis.configuration import storage_directory
+
+    cli.main(["validate", "--metric", "coref-ceafm", "--heuristic", "user_heuristics:first_fit",
+              "--examples", "2", "--guided", "0", "--exhaustive", "0"])
+    capsys.readouterr()
+    assert "exactalign-validate-" not in str(storage_directory("x", intent_to_write=False).path)
+
+
 # --------------------------------------------------------------------------------------------
 # the sandbox: whatever the user's code does, validate reports it
 # --------------------------------------------------------------------------------------------

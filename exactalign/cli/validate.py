@@ -107,6 +107,8 @@ def run_validate(args: argparse.Namespace) -> int:
                               memory_mb=args.memory or None)
         except InputError as e:
             raise (pairing.locate(e) if refs else e) from None
+        finally:  # hypothesis's default again: a later use in this process (a caller's tests)
+            set_hypothesis_home_dir(None)  # would re-create the removed directory and leak it
     if report.checked == 0:
         raise InputError("nothing could be checked: " + "; ".join(
             dict.fromkeys(n.split(": ", 1)[-1] for n in report.notes)))
