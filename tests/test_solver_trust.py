@@ -351,16 +351,21 @@ def test_big_batch_lps_use_pdlp(monkeypatch):
 
 def test_a_big_amr_pair_is_proven_through_pdlp_as_through_simplex(monkeypatch):
     """A 404-variable random AMR pair (51,641 model columns, over LARGE_LP_COLUMNS): the LP goes
-    to PDLP, whose answer is kept (no fallback) and proves the optimum; the same instance with
-    its LP on simplex (a vertex, exact duals) proves the same optimum."""
+    to PDLP (column generation off), whose answer is kept (no fallback) and proves the optimum;
+    the same instance with its LP on simplex (a vertex, exact duals) proves the same optimum, and
+    so does column generation (the default at this size)."""
     from exactalign.metrics.smatch import instance_of
     from experiments.performance import amr_pair
 
     test, gold = amr_pair(400, 0)
     inst = instance_of(test, gold, "full")
+    c = latent.solve(inst)
+    assert c.proven_optimal and "fallback" not in c.details
+    assert latent.check(inst, c.alignment) == c.objective
     seen = _lp_methods(monkeypatch)
+    monkeypatch.setattr(latent_exact, "COLGEN_COLUMNS", 10**9)
     r = latent.solve(inst)
-    assert seen[0] == (False, "pdlp")
+    assert seen[0] == (False, "pdlp") and r.objective == c.objective
     assert r.proven_optimal and "fallback" not in r.details
     monkeypatch.setattr(latent_exact, "LARGE_LP_COLUMNS", 10**9)
     seen.clear()

@@ -328,8 +328,8 @@ def test_latent_pdlp_on_highs_stopped_at_the_limit_keeps_its_duals(monkeypatch, 
     real, real_relaxation = latent_exact._pdlp, latent_exact._lp_relaxation
     monkeypatch.setattr(latent_exact, "_pdlp", lambda m, o: (
         outcomes.append((o, out := real(m, o))) or out))
-    monkeypatch.setattr(latent_exact, "_lp_relaxation", lambda m, o: (
-        relaxations.append(out := real_relaxation(m, o)) or out))
+    monkeypatch.setattr(latent_exact, "_lp_relaxation", lambda m, o, *a: (
+        relaxations.append(out := real_relaxation(m, o, *a)) or out))
     monkeypatch.setattr(latent_exact, "LARGE_LP_COLUMNS", 0)
     res = latent.solve(inst, "exact", time_limit=600.0)  # a limit, never reached
     opts, lp = outcomes[0]

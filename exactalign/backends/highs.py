@@ -192,3 +192,70 @@ def write_lp_file(model: LinearModel, path) -> None:
     for j, name in enumerate(model.names()):  # debugging aid: a loop is fine here
         h.passColName(j, name)
     h.writeModel(str(path))
+
+
+class IncrementalLP:
+    """The LP relaxation of ``model`` held in one HiGHS object, to which rows and columns are
+    added between solves: each :meth:`solve` starts from the last basis (new columns nonbasic at
+    their lower bound, new rows' slacks basic), so a few added columns cost a few simplex
+    iterations, not a solve from scratch (column generation:
+    :mod:`exactalign.problems.latent.colgen`). Presolve is off (it would discard the basis);
+    every other option as :func:`solve` sets it."""
+
+    def __init__(self, model: LinearModel, options: SolveOptions) -> None:
+        relaxed = model.relax()
+        self._h = to_highs(relaxed, options)
+        _configure(self._h, relaxed, options)
+        self._h.setOptionValue("presolve", "off")
+        self.num_rows, self.num_vars = relaxed.num_rows, relaxed.num_vars
+        self.version = _version()
+
+    def add_rows(self, lo, hi, A) -> None:
+        """Rows ``lo <= A x <= hi``, ``A`` (scipy CSR) on the columns already held."""
+        import highspy
+
+        inf = highspy.kHighsInf
+        n = A.shape[0]
+        if n == 0:
+            return
+        self._h.addRows(n, np.clip(lo, -inf, inf).astype(np.float64),
+                        np.clip(hi, -inf, inf).astype(np.float64), int(A.nnz),
+                        A.indptr[:-1].astype(np.int32), A.indices.astype(np.int32),
+                        A.data.astype(np.float64))
+        self.num_rows += n
+
+    def add_cols(self, c, lo, hi, A) -> None:
+        """Columns of objective ``c`` within ``[lo, hi]``, ``A`` (scipy CSC) on the rows held."""
+        n = A.shape[1]
+        if n == 0:
+            return
+        self._h.addCols(n, np.asarray(c, np.float64), np.asarray(lo, np.float64),
+                        np.asarray(hi, np.float64), int(A.nnz), A.indptr[:-1].astype(np.int32),
+                        A.indices.astype(np.int32), A.data.astype(np.float64))
+        self.num_vars += n
+
+    def solve(self, time_limit: float | None = None) -> BackendOutcome:
+        """Solve from the current basis: an OPTIMAL outcome carries the point, the objective and
+        the row duals; any other has no point."""
+        import highspy
+
+        t0 = time.perf_counter()
+        h = self._h
+        h.setOptionValue("time_limit", float("inf") if time_limit is None else float(time_limit))
+        h.run()
+        ms = h.getModelStatus()
+        S = highspy.HighsModelStatus
+        raw = h.modelStatusToString(ms)
+        wall = time.perf_counter() - t0
+        if ms != S.kOptimal:
+            status = Status.TIME_LIMIT if ms in (S.kTimeLimit, S.kIterationLimit) \
+                else Status.ERROR
+            return BackendOutcome(status=status, x=None, objective=None, bound=None, nodes=0,
+                                  wall_time=wall, backend=NAME, solver_version=_version(),
+                                  raw_status=raw, presolve=False)
+        sol, info = h.getSolution(), h.getInfo()
+        obj = float(info.objective_function_value)
+        return BackendOutcome(status=Status.OPTIMAL, x=np.asarray(sol.col_value, np.float64),
+                              objective=obj, bound=obj, nodes=0, wall_time=wall, backend=NAME,
+                              solver_version=_version(), raw_status=raw,
+                              row_dual=np.asarray(sol.row_dual, np.float64), presolve=False)

@@ -1,0 +1,95 @@
+"""Column generation for the LP of big latent models (:mod:`exactalign.problems.latent.colgen`):
+it reaches the whole LP's optimum with duals that certify it on the whole model, the exact path
+through it is brute force, and stopped early it keeps a valid bound. Forced onto tiny instances
+(one pair per variable to start, one pair added per round) so that many rounds run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+
+from exactalign.core.model import dual_bound_terms
+from exactalign.core.outcome import SolveOptions
+from exactalign.core.result import Status
+from exactalign.core.solve import solve_model
+from exactalign.problems import latent
+from exactalign.problems.latent import colgen
+from exactalign.problems.latent import exact as latent_exact
+from tests.test_latent import SQUARE
+from tests.test_latent import instances as latent_instances
+
+
+def _slow(mp: pytest.MonkeyPatch) -> None:
+    mp.setattr(colgen, "FIRST_PER_VARIABLE", 1)
+    mp.setattr(colgen, "BATCH", 1)
+
+
+def _bound(model, y) -> float:
+    return min(sum(float(t.sum()) for t in dual_bound_terms(model, s * y)) for s in (1, -1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(latent_instances(max_vars=6))
+def test_column_generation_reaches_the_whole_lp_and_certifies_it(inst):
+    model = latent.ilp_model(inst)
+    assume(model.num_vars > 0)
+    with pytest.MonkeyPatch.context() as mp:
+        _slow(mp)
+        cg = colgen.column_generation(model, inst, SolveOptions())
+    full = solve_model(model.relax(), "highs", SolveOptions())
+    assert cg.status is Status.OPTIMAL
+    assert cg.objective == pytest.approx(full.objective, abs=1e-6)
+    assert model.relax().violations(cg.x) == []  # zero outside the generated columns
+    assert float(model.c @ cg.x) == pytest.approx(cg.objective, abs=1e-9)
+    assert _bound(model, cg.row_dual) == pytest.approx(full.objective, abs=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(latent_instances(max_vars=5))
+def test_exact_through_column_generation_is_brute_force(inst):
+    assume(inst.num_pairs <= 12)
+    brute, _ = latent.brute_force(inst)
+    with pytest.MonkeyPatch.context() as mp:
+        _slow(mp)
+        mp.setattr(latent_exact, "COLGEN_COLUMNS", 0)
+        ex = latent.solve(inst, "exact")
+    assert ex.proven_optimal and ex.objective == brute == latent.check(inst, ex.alignment)
+    assert ex.bound == brute and "fallback" not in ex.details
+
+
+@settings(max_examples=60, deadline=None)
+@given(latent_instances(max_vars=5))
+def test_column_generation_stopped_after_one_round_keeps_a_valid_bound(inst):
+    """Stopped (its round limit, as a time limit stops it): the last restricted point is rounded,
+    the extended duals bound; the result never claims more than it has."""
+    assume(inst.num_pairs <= 12)
+    brute, _ = latent.brute_force(inst)
+    with pytest.MonkeyPatch.context() as mp:
+        _slow(mp)
+        mp.setattr(colgen, "MAX_ROUNDS", 1)
+        mp.setattr(latent_exact, "COLGEN_COLUMNS", 0)
+        ex = latent.solve(inst, "exact", time_limit=60.0)
+    assert ex.objective == latent.check(inst, ex.alignment) <= brute <= ex.bound + 1e-9
+    assert ex.status in (Status.OPTIMAL, Status.TIME_LIMIT)
+    if ex.status is Status.TIME_LIMIT:
+        assert "column generation" in ex.details["stopped"]
+    else:
+        assert ex.objective == brute
+
+
+def test_the_first_set_takes_the_best_pairs_of_each_variable():
+    # SQUARE: 4 pairs, each earns its concept; (0,0) and (1,1) also earn r(0,1) half each
+    pot = colgen.potentials(SQUARE)
+    assert pot.tolist() == [1.5, 1.5, 1.5, 1.5] or sorted(pot.tolist())[-1] >= 1.5
+    keep = colgen.first_pairs(SQUARE, 1)
+    assert keep.sum() >= 2  # one per left and per right variable at least
+
+
+def test_column_generation_stops_with_the_deadline():
+    """No time at all: no restricted LP is solved, nothing to bound with (the exact path then
+    solves without its LP: :func:`~exactalign.problems.latent.exact._batch_without_lp`)."""
+    model = latent.ilp_model(SQUARE)
+    out = colgen.column_generation(model, SQUARE, SolveOptions(time_limit=0.0))
+    assert out.status is Status.TIME_LIMIT and out.row_dual is None and out.x is None
+    assert np.isfinite(latent.solve(SQUARE, "exact", time_limit=60.0).bound)
