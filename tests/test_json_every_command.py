@@ -208,6 +208,10 @@ def inputs(tmp_path_factory) -> dict[str, str]:
     put("gold.tbf", GOLD_TBF, "gold_tbf")
     put("sys.tbf", SYS_TBF, "sys_tbf")
     put("key.conll", KEY_CONLL, "key_conll")
+    from exactalign.perturb.corefud import synthetic_pair
+    key_ud, resp_ud = synthetic_pair(3)
+    put("key.conllu", key_ud, "key_corefud")
+    put("resp.conllu", resp_ud, "resp_corefud")
     put("resp.conll", RESP_CONLL, "resp_conll")
     put("ere_a.json", json.dumps(ERE_A), "ere_a")
     put("ere_b.json", json.dumps(ERE_B), "ere_b")
@@ -281,6 +285,8 @@ CASES = [
     Case("coref-ilp", ("coref", "{key_conll}", "{resp_conll}", "--ceaf-method", "ilp"), ALL,
          **ROUTE),
     Case("coref-greedy", ("coref", "{key_conll}", "{resp_conll}", "--ceaf-method", "greedy")),
+    Case("coref-corefud", ("coref", "--format", "corefud", "{key_corefud}", "{resp_corefud}",
+                           "--match", "partial", "--keep-singletons")),
     # ere solves its exact mapping as an assignment unless another backend or a time limit is
     # given: --time-limit sends every backend, highs included, through the ILP
     Case("ere-exact-ilp", ("ere", "{ere_a}", "{ere_b}", "--mapping", "exact", "--time-limit",
@@ -548,6 +554,7 @@ def test_a_spent_budget_still_answers(case, inputs, capfd, monkeypatch):
 #: Text runs of every scoring command, with the options that add tables of P/R/F1.
 TEXT_CASES = [c.argv for c in CASES if c.command in SCORING and c.argv[1] != "check"] + [
     ("coref", "{key_conll}", "{resp_conll}", "--documents"),
+    ("coref", "--format", "corefud", "{key_corefud}", "{resp_corefud}", "--documents"),
     ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "-c", "--mapping", "all"),
     ("muc4", "{muc_key}", "{muc_resp}", "--per-message"),
     ("smatch", "-f", "{amr_test}", "{amr_gold}", "--pr", "--method", "both"),

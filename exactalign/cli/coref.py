@@ -26,16 +26,35 @@ short of the exact alignment). ``--json`` prints one object (``exactalign/output
   ``repeated`` counting the response mentions dropped by the reference's repeated-mention
   rule;
 * ``key``, ``response``, ``metrics``, ``ceaf_method``.
+
+``--format corefud`` reads CorefUD 1.x files (CoNLL-U with ``Entity=`` in MISC) and scores them
+as the CorefUD scorer (ufal/corefud-scorer v1.2, the CRAC shared tasks' scorer) does
+(:mod:`exactalign.metrics.coref.corefud`): mentions matched by ``--match head|partial|exact``
+(default head), zeros by ``--zero-match dependent|linear`` (default dependent), singletons
+ignored unless ``--keep-singletons``; the metrics add MOR and ``zero`` (the anaphor-decomposable
+score of zeros). The table prints every metric as the scorer does (recall, precision, F1 to two
+decimals) with its counts, the CoNLL score, and how the staged alignment paired the mentions
+(zeros by dependencies, exact, by match score). ``--json``: ``overall`` (each metric,
+``blanc/coref``, ``blanc/noncoref``, ``conll``), ``solves`` (``mor``: the certified assignment
+behind MOR), ``alignment`` (pairs made by each stage, mentions per side), ``documents`` (``id``,
+``scores``, ``alignment``), ``warnings`` (udapi's, e.g. a mention never closed) and ``key``,
+``response``, ``format``, ``match``, ``zero_match``, ``keep_singletons``, ``metrics``.
 """
 
 from __future__ import annotations
 
 import argparse
 
-METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "all")
+METRIC_CHOICES = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero", "all")
+#: Metrics of the CorefUD scorer only (``--format corefud``).
+COREFUD_ONLY = ("mor", "zero")
+FORMATS = ("conll", "corefud")
+#: Mirrors :data:`exactalign.metrics.coref.corefud.MATCHES` / ``ZERO_MATCHES`` (a test pins them).
+MATCHES = ("head", "partial", "exact")
+ZERO_MATCHES = ("dependent", "linear")
 CEAF_METHOD_CHOICES = ("exact", "ilp", "greedy")
 LABELS = {"mentions": "mentions", "muc": "MUC", "bcub": "B3", "ceafm": "CEAFm",
-          "ceafe": "CEAFe", "blanc": "BLANC", "lea": "LEA"}
+          "ceafe": "CEAFe", "blanc": "BLANC", "lea": "LEA", "mor": "MOR", "zero": "zero"}
 
 
 def _max_repeated(text: str) -> int | None:
@@ -49,8 +68,22 @@ def _max_repeated(text: str) -> int | None:
 
 
 def add_coref_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("key", metavar="KEY", help="key (gold) CoNLL-2012 file; '-' reads stdin")
-    p.add_argument("response", metavar="RESPONSE", help="response (system) CoNLL-2012 file")
+    p.add_argument("key", metavar="KEY", help="key (gold) file; '-' reads stdin")
+    p.add_argument("response", metavar="RESPONSE", help="response (system) file")
+    p.add_argument("--format", choices=FORMATS, default="conll",
+                   help="conll: CoNLL-2012 files scored as the reference scorer v8.01; "
+                        "corefud: CorefUD 1.x files (CoNLL-U, Entity= in MISC) scored as the "
+                        "CorefUD scorer v1.2 (default: %(default)s)")
+    p.add_argument("--match", choices=MATCHES, default="head",
+                   help="corefud: how key and response mentions match -- head (same head "
+                        "word), partial (the response inside the key and holding its head), "
+                        "exact (same words) (default: %(default)s)")
+    p.add_argument("--zero-match", choices=ZERO_MATCHES, default="dependent",
+                   help="corefud: how zeros are matched first -- dependent (by their enhanced "
+                        "dependencies), linear (as other mentions, by position) "
+                        "(default: %(default)s)")
+    p.add_argument("--keep-singletons", action="store_true",
+                   help="corefud: score entities of one mention too (the scorer's -s)")
     p.add_argument("--metric", action="extend", nargs="+", choices=METRIC_CHOICES,
                    metavar="M", help="metrics to compute: " + ", ".join(METRIC_CHOICES)
                    + " (several, or repeat the option; default: all)")
@@ -66,10 +99,17 @@ def add_coref_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_coref(args: argparse.Namespace) -> int:
+    if args.format == "corefud":
+        return _run_corefud(args)
     from ..metrics import coref
     from .common import print_json, solve_options
 
     metrics = list(args.metric or ["all"])
+    only = [m for m in metrics if m in COREFUD_ONLY]
+    if only:
+        raise _usage(f"--metric {only[0]} needs --format corefud")
+    if args.match != "head" or args.zero_match != "dependent" or args.keep_singletons:
+        raise _usage("--match, --zero-match and --keep-singletons need --format corefud")
     metrics = [m for m in coref.METRICS if m in metrics or "all" in metrics]
     # The command reports CEAF's values and a heuristic's gap, never the exact alignment, so
     # any optimal one will do: the exact path then needs no scipy (bipartite.LP_MAX_PAIRS).
@@ -249,3 +289,137 @@ def _witness_lines(scores, metrics: list[str], limit: int = 3) -> str:
                          "(--json lists every witness)")
     return "".join("\n" + ln for ln in lines)
 
+
+
+def _usage(message: str):
+    """An option used where it does not apply: one error line, exit status 2."""
+    from ..core.errors import InputError
+
+    return InputError(message)
+
+
+# --------------------------------------------------------------------------------------------
+# --format corefud
+# --------------------------------------------------------------------------------------------
+def _run_corefud(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..metrics.coref import corefud
+    from .common import print_json
+
+    if args.ceaf_method != "exact":
+        raise _usage("--ceaf-method applies to --format conll: with corefud, CEAF is the "
+                     "scorer's exact assignment")
+    metrics = list(args.metric or ["all"])
+    metrics = [m for m in corefud.METRICS if m in metrics or "all" in metrics]
+    scores = corefud.score_files(args.key, args.response, metrics, match=args.match,
+                                 zero_match=args.zero_match,
+                                 keep_singletons=args.keep_singletons)
+    for w in scores.warnings:
+        print(f"exactalign: warning: {w}", file=sys.stderr)
+    key = "<stdin>" if args.key == "-" else args.key
+    response = "<stdin>" if args.response == "-" else args.response
+    if args.json:
+        print_json(_corefud_json(scores, key, response))
+        return 0
+    a = _alignment_totals(scores.documents)
+    print(f"{key} vs {response}: {len(scores.documents)} document(s), {a['key_mentions']} key "
+          f"and {a['response_mentions']} response mentions; CorefUD scorer v1.2, "
+          f"{scores.match} match, {scores.zero_match} zeros, singletons "
+          f"{'kept' if scores.keep_singletons else 'ignored'}")
+    print(f"staged alignment: {a['zeros']} zero pair(s) by dependencies, {a['exact']} exact, "
+          f"{a['scored']} by match score; {a['key_mentions'] - a['aligned']} key and "
+          f"{a['response_mentions'] - a['aligned']} response mention(s) left unaligned")
+    if args.documents:
+        for d in scores.documents:
+            print(f"\ndocument {d.name}")
+            print(_corefud_table(d.scores(), None))
+        print("\nall documents (counts summed)")
+    print(_corefud_table(scores.overall, scores.conll))
+    return 0
+
+
+def _alignment_totals(documents) -> dict:
+    out = {"zeros": 0, "exact": 0, "scored": 0, "aligned": 0, "key_mentions": 0,
+           "response_mentions": 0}
+    for d in documents:
+        for k, v in _alignment_json(d).items():
+            out[k] += v
+    return out
+
+
+def _alignment_json(d) -> dict:
+    a = d.alignment
+    return {"zeros": a.zeros, "exact": a.exact, "scored": a.scored, "aligned": len(a.pairs),
+            "key_mentions": d.key_mentions, "response_mentions": d.response_mentions}
+
+
+def _corefud_scores_json(scores: dict, conll) -> dict:
+    from .common import prf, prf_of
+
+    out = {}
+    for m, s in scores.items():
+        if m == "blanc":
+            out[m] = prf_of(s, counts=False)
+            out["blanc/coref"] = prf_of(s.coref)
+            out["blanc/noncoref"] = prf_of(s.noncoref)
+        else:
+            out[m] = prf_of(s)
+    if conll is not None:
+        out["conll"] = prf(None, None, conll)
+    return out
+
+
+def _corefud_json(scores, key: str, response: str) -> dict:
+    from ..core.result import combine_results
+
+    mor = [d.solves["mor"] for d in scores.documents if "mor" in d.solves]
+    return {
+        "key": key, "response": response, "format": "corefud", "match": scores.match,
+        "zero_match": scores.zero_match, "keep_singletons": scores.keep_singletons,
+        "metrics": list(scores.metrics),
+        "overall": _corefud_scores_json(scores.overall, scores.conll),
+        "solves": {"mor": combine_results(mor, mor[0].method).to_dict()} if mor else {},
+        "alignment": _alignment_totals(scores.documents),
+        "documents": [{"id": d.name,
+                       "scores": _corefud_scores_json(d.scores(), _conll_of(d.scores())),
+                       "solves": {m: r.to_dict() for m, r in d.solves.items()},
+                       "alignment": _alignment_json(d)} for d in scores.documents],
+        "warnings": list(scores.warnings),
+    }
+
+
+def _conll_of(scores: dict):
+    if not all(m in scores for m in ("muc", "bcub", "ceafe")):
+        return None
+    total = 0
+    for m in ("muc", "bcub", "ceafe"):
+        total += scores[m].f1
+    return total / 3
+
+
+def _corefud_table(scores: dict, conll) -> str:
+    """The scorer's numbers (recall, precision, F1 as it prints them, ``%.2f`` of the
+    percentage) with their counts, in exactalign's column order (P, R, F1)."""
+    from .common import table
+
+    rows = []
+
+    def row(label, s, counts=True):
+        rows.append([label, f"{100 * s.precision:.2f}",
+                     f"({_num(s.precision_num)} / {_num(s.precision_den)})" if counts else "",
+                     f"{100 * s.recall:.2f}",
+                     f"({_num(s.recall_num)} / {_num(s.recall_den)})" if counts else "",
+                     f"{100 * s.f1:.2f}"])
+
+    for m, s in scores.items():
+        if m == "blanc":
+            row(LABELS[m], s, counts=False)
+            row("  coref links", s.coref)
+            row("  non-coref links", s.noncoref)
+        else:
+            row(LABELS[m], s)
+    out = table(["metric", "precision", "", "recall", "", "F1"], rows)
+    if conll is not None:
+        out += f"\nCoNLL score (mean F1 of MUC, B3, CEAFe): {100 * conll:.2f}"
+    return out

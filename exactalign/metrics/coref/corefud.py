@@ -419,7 +419,7 @@ def _blanc(p: Prepared, key_groups) -> tuple[tuple, tuple]:
     return (coref, pd_c, coref, rd_c), (noncoref, pd_n, noncoref, rd_n)
 
 
-def _mor(p: Prepared) -> tuple[float, float, float, float]:
+def _mor(p: Prepared, solves: dict | None = None) -> tuple[float, float, float, float]:
     from ...problems import bipartite
 
     keys = [p.words[m] for c in p.key_clusters for m in c]
@@ -442,7 +442,10 @@ def _mor(p: Prepared) -> tuple[float, float, float, float]:
     if ws:
         inst = bipartite.BipartiteInstance(len(keys), len(resps), np.array(rows, dtype=np.int64),
                                            np.array(cols, dtype=np.int64), np.array(ws), "1:1")
-        overlap = float(bipartite.solve(inst, "exact").objective)
+        res = bipartite.solve(inst, "exact")
+        overlap = float(res.objective)
+        if solves is not None:
+            solves["mor"] = res
     return (overlap, float(sum(len(w) for w in resps)), overlap,
             float(sum(len(w) for w in keys)))
 
@@ -489,11 +492,12 @@ def _zero(p: Prepared, mapping, response_of) -> tuple[int, int, int, int]:
     return tp, tp + fp + wl, tp, tp + fn + wl
 
 
-def document_counts(p: Prepared, alignment: Alignment,
-                    metrics: Iterable[str] = METRICS) -> dict[str, tuple]:
+def document_counts(p: Prepared, alignment: Alignment, metrics: Iterable[str] = METRICS,
+                    solves: dict | None = None) -> dict[str, tuple]:
     """Each metric's ``(precision num, precision den, recall num, recall den)`` of one document
     under ``alignment`` (BLANC: a pair of them, coreference and non-coreference links), as the
-    scorer's evaluator computes them."""
+    scorer's evaluator computes them; ``solves`` (a dict) receives MOR's certified solve under
+    ``"mor"`` when there was one to make."""
     mapping = alignment.mapping()
     key_of, resp_of = p.key_of, p.response_of
     kg = _groups(p.key_clusters, mapping, resp_of)
@@ -514,7 +518,7 @@ def document_counts(p: Prepared, alignment: Alignment,
         elif m == "blanc":
             out[m] = _blanc(p, kg)
         elif m == "mor":
-            out[m] = _mor(p)
+            out[m] = _mor(p, solves)
         elif m == "zero":
             out[m] = _zero(p, mapping, resp_of)
         else:
@@ -566,11 +570,38 @@ class BlancUD:
 
 @dataclass(frozen=True)
 class DocumentResult:
+    """One document: each metric's counts (:func:`document_counts`), the staged alignment, the
+    numbers of key and response mentions the metrics see, and the solves made (MOR's)."""
+
     name: str
     counts: dict
     alignment: Alignment
     key_mentions: int
     response_mentions: int
+    solves: dict = field(default_factory=dict)
+
+    def scores(self) -> dict:
+        """Metric -> :class:`PRF` (BLANC: :class:`BlancUD`) of this document alone."""
+        return _scores({m: [c] for m, c in self.counts.items()})
+
+
+def _scores(counts: dict) -> dict:
+    out = {}
+    for m, cs in counts.items():
+        if m == "blanc":
+            sums = [[0, 0, 0, 0], [0, 0, 0, 0]]
+            for c in cs:
+                for kind in (0, 1):
+                    for x in range(4):
+                        sums[kind][x] += c[kind][x]
+            out[m] = BlancUD(_prf(sums[0]), _prf(sums[1]))
+        else:
+            s = [0, 0, 0, 0]
+            for c in cs:
+                for x in range(4):
+                    s[x] += c[x]
+            out[m] = _prf(s)
+    return out
 
 
 @dataclass(frozen=True)
@@ -587,22 +618,9 @@ class CorefUDScores:
 
     @property
     def overall(self) -> dict:
-        out = {}
-        for m in self.metrics:
-            if m == "blanc":
-                sums = [[0, 0, 0, 0], [0, 0, 0, 0]]
-                for d in self.documents:
-                    for kind in (0, 1):
-                        for x in range(4):
-                            sums[kind][x] += d.counts[m][kind][x]
-                out[m] = BlancUD(_prf(sums[0]), _prf(sums[1]))
-            else:
-                s = [0, 0, 0, 0]
-                for d in self.documents:
-                    for x in range(4):
-                        s[x] += d.counts[m][x]
-                out[m] = _prf(s)
-        return out
+        """Metric -> :class:`PRF` (BLANC: :class:`BlancUD`), the counts summed over documents
+        in document order (the scorer's ``Evaluator``)."""
+        return _scores({m: [d.counts[m] for d in self.documents] for m in self.metrics})
 
     @property
     def conll(self) -> float | None:
@@ -635,9 +653,10 @@ def score_documents(pairs, metrics: Iterable[str] = METRICS, *, match: str = "he
     for k, r in pairs:
         p = prepare(k, r, match, keep_singletons)
         a = staged_alignment(p, match, zero_match)
-        docs.append(DocumentResult(p.name, document_counts(p, a, metrics), a,
+        solves: dict = {}
+        docs.append(DocumentResult(p.name, document_counts(p, a, metrics, solves), a,
                                    sum(len(c) for c in p.key_clusters),
-                                   sum(len(c) for c in p.response_clusters)))
+                                   sum(len(c) for c in p.response_clusters), solves))
     return CorefUDScores(tuple(docs), metrics, match, zero_match, keep_singletons, warnings)
 
 
