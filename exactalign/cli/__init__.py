@@ -301,7 +301,8 @@ COMMANDS: list[Command] = [
                         "and how many registry files it holds, verified."),
     Command("nugget", "event nuggets: TAC KBP v1.8 scores, heuristic and exact mappings",
             nugget_cli.add_nugget_arguments, nugget_cli.run_nugget),
-    Command("coref", "coreference: MUC, B3, CEAF (exact vs greedy), BLANC, LEA of CoNLL files",
+    Command("coref", "coreference: MUC, B3, CEAF (exact vs greedy), BLANC, LEA of CoNLL files; "
+            "CorefUD files as the CorefUD scorer (--format corefud)",
             coref_cli.add_coref_arguments, coref_cli.run_coref),
     Command("muc4", "MUC-4 templates: 1992 scores and GTT metrics, greedy vs exact alignment",
             muc4_cli.add_muc4_arguments, muc4_cli.run_muc4, shared=("backend", "time-limit")),
