@@ -203,3 +203,47 @@ def test_cli_choices_mirror_the_library():
     assert coref_cli.MATCHES == corefud.MATCHES
     assert coref_cli.ZERO_MATCHES == corefud.ZERO_MATCHES
     assert set(corefud.METRICS) <= set(coref_cli.METRIC_CHOICES)
+
+
+def test_agrees_with_the_conll_path_where_the_definitions_meet(tmp_path):
+    """Exact matching, linear zeros, no mention in two entities: the alignment is identity and
+    MUC, B3, CEAF and LEA are the textbook metrics that exactalign.metrics.coref computes for
+    the CoNLL reference scorer -- the two implementations agree (to rounding)."""
+    compared = 0
+    for seed in range(20, 30):
+        key, resp = synthetic_pair(seed)
+        pairs = pair_corefud(read_corefud(write(tmp_path, "k.conllu", key)),
+                             read_corefud(write(tmp_path, "r.conllu", resp)))
+        compared += _compare_with_conll_path(pairs, seed)
+    assert compared >= 5   # 7 of the 20 documents have no mention in two entities
+
+
+def _compare_with_conll_path(pairs, seed) -> int:
+    import numpy as np
+
+    from exactalign.metrics import coref
+    from exactalign.metrics.aggregation import PRF
+
+    n = 0
+    for k, r in pairs:
+        p = corefud.prepare(k, r, "exact", keep_singletons=True)
+        if any(len(set(sum(cl, []))) != len(sum(cl, []))
+               for cl in (p.key_clusters, p.response_clusters)):
+            continue   # a mention in two entities: the two scorers' rules differ by design
+        ours = corefud.document_counts(p, corefud.staged_alignment(p, "exact", "linear"))
+        ids = sorted({i for c in p.key_clusters for i in c})
+        ids += sorted({i for c in p.response_clusters for i in c} - set(ids))
+        new = {old: n for n, old in enumerate(ids)}
+        d = coref.Identified(k.name, tuple((i, i) for i in range(len(ids))),
+                             len({i for c in p.key_clusters for i in c}),
+                             tuple(np.array([new[i] for i in c]) for c in p.key_clusters),
+                             tuple(np.array([new[i] for i in c]) for c in p.response_clusters),
+                             PRF())
+        theirs = {"muc": coref.muc(d), "bcub": coref.b_cubed(d), "lea": coref.lea(d),
+                  "ceafe": coref.ceaf(d, "entity").prf, "ceafm": coref.ceaf(d, "mention").prf}
+        for m, t in theirs.items():
+            pn, pd, rn, rd = ours[m]
+            assert (pn, pd, rn, rd) == pytest.approx(
+                (t.precision_num, t.precision_den, t.recall_num, t.recall_den)), (seed, m)
+        n += 1
+    return n

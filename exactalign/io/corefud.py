@@ -43,7 +43,8 @@ Where this reader is stricter than the scorer
 Each is one :class:`~exactalign.InputError` naming file and line where the scorer (through
 udapi) raises a traceback, or goes on silently:
 
-* a token line whose ID is not ``N``, ``N-M`` or ``N.M``, whose regular-node IDs do not run
+* a token line with more than 10 columns, whose ID is not ``N``, ``N-M`` or ``N.M``, whose
+  regular-node IDs do not run
   1, 2, ... in order, a repeated empty-node ID, a HEAD that is not an integer (or ``_``) or
   points outside the sentence, a node that is its own ancestor (udapi: ``ValueError`` or a
   silent wrong tree for a negative HEAD);
