@@ -63,6 +63,9 @@ def test_duplicates_are_compared_as_smatch_compares_triples():
                              (("name", "a", "Pat_"), 3)]
     assert d.num_triples == g.num_triples - 4
     assert smatch.distinct(d) == (d, [])
+    # one inverted flag per relation kept (the first copy's): docSmatch's buckets read them
+    assert len(d.inverted) == len(d.relations) and d.inverted == (False, False)
+    assert smatch.sentence_buckets(d) == [set(range(3))]
 
 
 def test_unknown_duplicates_rule():

@@ -201,7 +201,14 @@ def distinct(g: AmrGraph) -> tuple[AmrGraph, list[tuple[tuple, int]]]:
                 for c in seen.values() if len(c) > 1]
     if not dup:
         return g, []
-    return g._replace(instances=out[0], attributes=out[1], relations=out[2]), dup
+    inverted = g.inverted
+    if inverted:  # one flag per relation kept: its first copy's
+        first: dict = {}
+        for t, inv in zip(g.relations, inverted, strict=True):
+            first.setdefault(kinds[2][1](t), inv)
+        inverted = tuple(first[kinds[2][1](t)] for t in out[2])
+    return g._replace(instances=out[0], attributes=out[1], relations=out[2],
+                      inverted=inverted), dup
 
 
 class PairScore(NamedTuple):
