@@ -16,11 +16,15 @@ import random
 from ..core.errors import InputError
 
 
-def join_sentences(graphs, *, merge: float = 0.0, seed: int = 0, top: str = "document"):
+def join_sentences(graphs, *, merge: float = 0.0, seed: int = 0, top: str = "document",
+                   mergeable=None):
     """One document graph (:class:`penman.Graph`) of ``graphs`` (penman graphs, in order):
     a ``top`` node ``d`` with ``:snt<k>`` to the k-th graph's top, variables renamed
     ``s<k>.<var>``; each non-top variable whose concept an earlier sentence already has is
-    merged into the earliest such node with probability ``merge`` (``random.Random(seed)``)."""
+    merged into the earliest such node with probability ``merge`` (``random.Random(seed)``).
+    ``mergeable(graph, variable) -> bool``, when given, limits the merges to the variables of
+    a sentence graph it accepts (e.g. entity mentions, not predicates); a variable it refuses
+    draws no random number."""
     import penman
 
     if not graphs:
@@ -35,7 +39,8 @@ def join_sentences(graphs, *, merge: float = 0.0, seed: int = 0, top: str = "doc
         rename = {v: f"s{k}.{v}" for v in g.variables()}
         for v in sorted(g.variables()):
             c = concept.get(v)
-            if v != g.top and c in first_of and rng.random() < merge:
+            if (v != g.top and c in first_of and (mergeable is None or mergeable(g, v))
+                    and rng.random() < merge):
                 rename[v] = first_of[c]
         triples.append(("d", f":snt{k}", rename[g.top]))
         for s, role, t in g.triples:
