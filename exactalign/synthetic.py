@@ -206,3 +206,75 @@ def random_timeml(doc_id: str, n_events: int = 12, n_timexes: int = 3, n_links: 
     return ("<?xml version=\"1.0\" ?>\n<TimeML>\n"
             f"<DOCID>{doc_id}</DOCID>\n<TEXT>\n" + "\n".join(text) + "\n</TEXT>\n"
             + "\n".join(inst + links) + "\n</TimeML>\n")
+
+
+#: Vocabulary of :func:`random_amr_sentences`: predicates (with senses), entity nouns and
+#: pronouns (what coreference merges), modifiers, and names.
+AMR_PREDICATES = ("want-01", "go-02", "go-01", "say-01", "see-01", "believe-01", "work-01",
+                  "know-01", "possible-01", "live-01", "ask-01", "look-01")
+AMR_ENTITIES = ("boy", "girl", "he", "she", "i", "you", "planet", "flower", "sheep", "star",
+                "king", "city")
+AMR_MODIFIERS = ("little", "big", "old", "very", "beautiful")
+AMR_NAMES = ("Paris", "Asia", "Mars", "Tom", "Lisa")
+
+
+def random_amr_sentences(n_graphs: int, seed: SeedLike) -> list:
+    """``n_graphs`` random AMR-like sentence graphs (:class:`penman.Graph`, variables ``x0,
+    x1, ...``): a predicate with ``:ARG0``/``:ARG1`` arguments (entities, or a nested
+    predicate whose ``:ARG0`` is often the outer ``:ARG0`` again -- a reentrancy), modifiers
+    (``:mod``), named entities (``:name (n / name :op1 "Paris")``), ``:polarity -``. The small
+    vocabulary makes concepts repeat within and across graphs, so the matching is ambiguous and
+    documents joined from them have entities to merge. Drawn from :func:`as_generator`."""
+    rng = as_generator(seed)
+    return [_random_amr_sentence(rng) for _ in range(n_graphs)]
+
+
+def _random_amr_sentence(rng: np.random.Generator):
+    """One graph of :func:`random_amr_sentences`."""
+    import penman
+
+    triples: list = []
+    count = [0]
+
+    def pick(xs):
+        return xs[int(rng.integers(len(xs)))]
+
+    def node(concept, parent=None, role=None):
+        v = f"x{count[0]}"
+        count[0] += 1
+        if parent is not None:  # the edge first: penman lays the graph out as written
+            triples.append((parent, role, v))
+        triples.append((v, ":instance", concept))
+        return v
+
+    def entity(parent, role):
+        v = node(pick(AMR_ENTITIES), parent, role)
+        if rng.random() < 0.25:
+            node(pick(AMR_MODIFIERS), v, ":mod")
+        if rng.random() < 0.15:
+            n = node("name", v, ":name")
+            triples.append((n, ":op1", f'"{pick(AMR_NAMES)}"'))
+        return v
+
+    def clause(depth, parent=None, role=None, agent=None):
+        p = node(pick(AMR_PREDICATES), parent, role)
+        if agent is not None and rng.random() < 0.6:
+            triples.append((p, ":ARG0", agent))
+            a0 = agent
+        else:
+            a0 = entity(p, ":ARG0")
+        if depth < 2 and rng.random() < 0.4:
+            clause(depth + 1, p, ":ARG1", a0)
+        elif rng.random() < 0.8:
+            entity(p, ":ARG1")
+        if rng.random() < 0.1:
+            triples.append((p, ":polarity", "-"))
+        return p
+
+    if rng.random() < 0.2:
+        top = node("and")
+        clause(0, top, ":op1")
+        clause(0, top, ":op2")
+    else:
+        top = clause(0)
+    return penman.Graph(triples, top=top)
