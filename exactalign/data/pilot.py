@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -45,6 +46,92 @@ def amr_pairs(amr: Path, names=None) -> list[AmrPair]:
         ref = amr / "reference" / f"{name}.json"
         out.append(AmrPair(name, amr / test, amr / gold, n,
                            json.loads(ref.read_text()) if ref.is_file() else None))
+    return out
+
+
+#: The Little Prince AMR bank v3.0 (1,562 sentence graphs in text order), under ``amr/``.
+LITTLE_PRINCE_BANK = "gold-banks/amr-bank-struct-v3.0.txt"
+#: The sentence that opens a chapter of the Little Prince bank.
+_CHAPTER = re.compile(r"^Chapter \d+ \.$")
+
+
+def penman_graphs(path: Path) -> list:
+    """The graphs of an AMR file as :class:`penman.Graph` objects with their metadata (no
+    cache: callers may keep them), penman's warnings about graphs it reads as written (an
+    inverted role on a constant, as CAMR writes some) kept off the output."""
+    import logging
+
+    import penman
+
+    log = logging.getLogger("penman")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        return penman.load(str(path))
+    finally:
+        log.setLevel(level)
+
+
+def little_prince_chapters(amr: Path) -> list[list]:
+    """The Little Prince bank v3.0 (:data:`LITTLE_PRINCE_BANK`) as its 27 chapters: lists of
+    sentence graphs (:func:`penman_graphs`) in text order, each starting with the sentence
+    ``Chapter N .``."""
+    chapters: list[list] = []
+    for g in penman_graphs(amr / LITTLE_PRINCE_BANK):
+        if _CHAPTER.match(g.metadata.get("snt", "").strip()) or not chapters:
+            chapters.append([])
+        chapters[-1].append(g)
+    return chapters
+
+
+class ParserRun(NamedTuple):
+    """Real parser outputs of the same sentences, in text order: the gold graphs, the graphs
+    of each system (same order), and the sentence ids."""
+
+    name: str
+    gold: list
+    systems: dict  # system name -> list of penman graphs
+    ids: tuple
+
+
+#: name -> (gold file, {system: file}), under ``amr/``: the parsers of :data:`AMR_PAIRS`.
+AMR_PARSER_RUNS = {
+    "lp-jamr-camr": ("lpp-test-jamr-camr/lp_test.txt",
+                     {"JAMR": "lpp-test-jamr-camr/jamr.txt",
+                      "CAMR": "lpp-test-jamr-camr/wang.txt"}),
+    "lp-bart-t5": ("lpp-two-parsers/tgt.test.amr", {"BART": "lpp-two-parsers/src.test.amr"}),
+}
+
+
+def _sentence_number(sid: str) -> int:
+    return int(sid.rsplit(".", 1)[1])
+
+
+def amr_parser_runs(amr: Path, names=None) -> list[ParserRun]:
+    """The parser runs of :data:`AMR_PARSER_RUNS` present under ``amr`` (restricted to
+    ``names``), each in text order (by the number of its ``lpp_1943.N`` ids):
+
+    * ``lp-jamr-camr`` -- JAMR and CAMR on the Little Prince v1.6 test sentences 1460-1562 (103
+      consecutive sentences) with their gold;
+    * ``lp-bart-t5`` -- the BART- and T5-based parsers on 200 Little Prince sentences
+      (``src.test.amr`` alternates BART, T5; ``tgt.test.amr`` holds each gold twice), sorted
+      into text order: not consecutive (their ids skip, e.g. 2-10, 13-16, ...)."""
+    out = []
+    for name, (gold, systems) in AMR_PARSER_RUNS.items():
+        paths = [amr / gold, *(amr / f for f in systems.values())]
+        if (names is not None and name not in names) or not all(p.is_file() for p in paths):
+            continue
+        g = penman_graphs(amr / gold)
+        if name == "lp-bart-t5":
+            src = penman_graphs(amr / systems["BART"])
+            g, sys_ = g[::2], {"BART": src[::2], "T5": src[1::2]}
+        else:
+            sys_ = {s: penman_graphs(amr / f) for s, f in systems.items()}
+        ids = [x.metadata.get("id", "") for x in g]
+        order = sorted(range(len(g)), key=lambda k: _sentence_number(ids[k]))
+        out.append(ParserRun(name, [g[k] for k in order],
+                             {s: [xs[k] for k in order] for s, xs in sys_.items()},
+                             tuple(ids[k] for k in order)))
     return out
 
 
