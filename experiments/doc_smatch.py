@@ -495,14 +495,14 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     """``doc_gaps.png``: left, per document, the F1 points docSmatch's hill-climbing loses to
     the restricted optimum (search) and the restricted optimum loses to the unrestricted one
     (restriction), against the document's size (hollow: not proven within the time limit);
-    right, each system's corpus F1 under the three methods, one row per (source, system)."""
+    right, per source, the corpus F1 difference of its two systems under the three methods (a
+    sign change between methods is a ranking change)."""
     from .runner import completed_rows
 
     plt = plot.pyplot()
     rows = completed_rows(csv_path)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(plot.TEXT_WIDTH, 3.2), layout="constrained",
                                  gridspec_kw={"width_ratios": [1.25, 1]})
-    sources = list(dict.fromkeys(r["source"] for r in rows))
     for what, col, style in (("search: hill-climbing to restricted optimum",
                               "gap_restricted_f1", plot.STYLE["greedy"]),
                              ("restriction: restricted to unrestricted optimum",
@@ -518,24 +518,30 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     ax.set_xscale("log")
     ax.set_xlabel("variables per document pair (test + gold)")
     ax.set_ylabel("F1 points lost per document")
-    ax.set_ylim(bottom=0)
+    top = max([r[c] for r in rows for c in ("gap_restricted_f1", "restriction_cost_f1")],
+              default=0)
+    ax.set_ylim(0, max(0.1, top) * 1.4)  # room for the legend above the points
     ax.legend(loc="upper left", fontsize=7)
     if any(not r["proven"] for r in rows):
         ax.text(0.99, 0.99, "hollow: not proven in time", transform=ax.transAxes,
                 ha="right", va="top", fontsize=7, color="0.35")
-    labels = []
-    groups = _groups(rows)
-    for y, ((source, system), sel) in enumerate(groups.items()):
-        labels.append(f"{source}\n{system}")
-        fs = [100 * _corpus_f1(sel, c) for c, _ in METHODS]
-        bx.plot([min(fs), max(fs)], [y, y], color="0.7", linewidth=1, zorder=1)
-        for k, ((_, label), f) in enumerate(zip(METHODS, fs, strict=True)):
-            st = (plot.STYLE["greedy"], plot.series_style(4), plot.STYLE["exact"])[k]
-            bx.plot([f], [y], linestyle="none", marker=st["marker"], color=st["color"],
-                    markersize=6, label=label if y == 0 else None, zorder=2)
-    bx.set_yticks(range(len(labels)), labels, fontsize=7)
-    bx.invert_yaxis()
-    bx.set_xlabel("corpus F1 [%]")
-    bx.legend(loc="lower right", fontsize=7)
-    bx.set_title(f"{len(sources)} source(s); rankings within a source", fontsize=8)
+    ax.set_title("per document", fontsize=8)
+    # rankings: the corpus F1 difference of each source's system pair under each method; a
+    # sign change between methods is a ranking change
+    rk = rankings(rows)
+    styles = (plot.STYLE["greedy"], plot.series_style(4), plot.STYLE["exact"])
+    for y, r in enumerate(rk):
+        ds = [100 * (a - b) for a, b in r["f1"].values()]
+        bx.plot([min(ds), max(ds)], [y, y], color="0.7", linewidth=1, zorder=1)
+        for (_, label), d, st in zip(METHODS, ds, styles, strict=True):
+            bx.plot([d], [y], linestyle="none", marker=st["marker"], color=st["color"],
+                    markersize=6, alpha=0.9, label=label if y == 0 else None, zorder=2)
+    bx.axvline(0, color="0.3", linewidth=0.8)
+    bx.set_yticks(range(len(rk)), [f"{r['source']}\n{r['a']} − {r['b']}" for r in rk],
+                  fontsize=7)
+    bx.set_ylim(len(rk) - 0.5, -0.5)
+    bx.set_xlabel("first minus second system, corpus F1 points\n(below 0: the second ranks "
+                  "first)")
+    bx.set_title("system rankings", fontsize=8)
+    plot.legend_below(fig, ax=bx, fontsize=7)
     return [plot.save(fig, Path(out_dir) / "doc_gaps.png")]
