@@ -87,7 +87,8 @@ class AmrErrorRates:
 #: Error profiles of the perturbed "systems": ``lexical`` gets labels wrong (concepts, senses,
 #: roles, constants) on a mostly right structure; ``structural`` gets the labels mostly right
 #: but misses subgraphs and reentrancies and attaches wrongly. Their Smatch against gold is
-#: similar (about 0.8 on the Little Prince bank), so the alignment can decide their order.
+#: similar (0.840 and 0.839 on the first 300 sentences of the Little Prince bank v3.0, seed 0),
+#: so the alignment can decide their order.
 PROFILES = {
     "lexical": AmrErrorRates(concept=0.15, role=0.12, attribute=0.2, drop_edge=0.1,
                              add_edge=0.02, drop_subgraph=0.01),
