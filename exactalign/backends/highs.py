@@ -209,6 +209,7 @@ class IncrementalLP:
         self._h.setOptionValue("presolve", "off")
         self.num_rows, self.num_vars = relaxed.num_rows, relaxed.num_vars
         self.version = _version()
+        self.iterations = 0  # simplex iterations of the last solve
 
     def add_rows(self, lo, hi, A) -> None:
         """Rows ``lo <= A x <= hi``, ``A`` (scipy CSR) on the columns already held."""
@@ -254,6 +255,7 @@ class IncrementalLP:
                                   wall_time=wall, backend=NAME, solver_version=_version(),
                                   raw_status=raw, presolve=False)
         sol, info = h.getSolution(), h.getInfo()
+        self.iterations = int(info.simplex_iteration_count)
         obj = float(info.objective_function_value)
         return BackendOutcome(status=Status.OPTIMAL, x=np.asarray(sol.col_value, np.float64),
                               objective=obj, bound=obj, nodes=0, wall_time=wall, backend=NAME,
