@@ -58,6 +58,15 @@ scorer dies with a message without a line number, or goes on silently:
   the response (Perl: scores it against an empty response), a response document not in the key
   (Perl: ignores it), and a document whose token counts differ (Perl: does not check).
 
+Token rows (``keep_rows=True``)
+-------------------------------
+The metrics need only the coreference column. coval's options (:mod:`exactalign.metrics.coref.
+coval`) need more: the words (column 4), part-of-speech tags (column 5), parse bits (column 6)
+and the sentences. With ``keep_rows=True`` every :class:`Document` also carries ``rows``, one
+:class:`Row` per token -- its columns, its sentence (0-based; a sentence is a run of non-blank
+lines, as coval's ``get_doc_lines`` splits them) and its position in that sentence, and its line
+in the file. Without it ``rows`` is empty and reading costs what it did.
+
 Columns are separated by any whitespace (the reference splits on tabs; on a tab-separated file
 the two agree, and the official CoNLL-2012 files are space-aligned). The document name is the
 text after ``#begin document``, stripped of surrounding whitespace (the reference keeps trailing
@@ -68,6 +77,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..core.errors import InputError
 from .text import read_text
@@ -88,6 +98,17 @@ _CLOSE = re.compile(r"([0-9]+)\)")
 _REST = re.compile(r"(?:[|_\-]|\(-\))*")
 
 
+class Row(NamedTuple):
+    """One token line of a document read with ``keep_rows=True``: its whitespace-separated
+    ``columns``, its ``sentence`` (0-based within the document), its ``position`` in that
+    sentence (0-based) and its ``line`` in the file (1-based)."""
+
+    columns: tuple[str, ...]
+    sentence: int
+    position: int
+    line: int
+
+
 @dataclass(frozen=True)
 class Document:
     """One document of a CoNLL-2012 file.
@@ -102,6 +123,8 @@ class Document:
     n_tokens: int = 0
     path: str | None = None
     line: int | None = None
+    #: one :class:`Row` per token when read with ``keep_rows=True``, else empty
+    rows: tuple[Row, ...] = ()
 
     @property
     def doc_id(self) -> str:
@@ -125,18 +148,20 @@ class Document:
         return f"{self.path or '<string>'}:{self.line}" if self.line else (self.path or "")
 
 
-def read_conll(path) -> list[Document]:
+def read_conll(path, *, keep_rows: bool = False) -> list[Document]:
     """Every document of the CoNLL-2012 file ``path`` (``"-"`` reads standard input), in file
-    order. Raises :class:`InputError` with file and line for malformed content (and, naming the
-    file, for a file without any document) and ``OSError`` when the file cannot be read."""
+    order; ``keep_rows``: also keep every token's columns and sentence (:class:`Row`). Raises
+    :class:`InputError` with file and line for malformed content (and, naming the file, for a
+    file without any document) and ``OSError`` when the file cannot be read."""
     label, text = read_text(path)
-    docs = parse_conll(text, path=label)
+    docs = parse_conll(text, path=label, keep_rows=keep_rows)
     if not docs:  # an empty file, or one of comments: the reference scorer would score nothing
         raise InputError("no document in the file (no '#begin document' line)", path=label)
     return docs
 
 
-def parse_conll(text: str, *, path: str = "<string>") -> list[Document]:
+def parse_conll(text: str, *, path: str = "<string>", keep_rows: bool = False
+                ) -> list[Document]:
     """As :func:`read_conll`, from a string; ``path`` is the name errors give."""
     docs: list[Document] = []
     seen: dict[str, int] = {}
@@ -159,7 +184,7 @@ def parse_conll(text: str, *, path: str = "<string>") -> list[Document]:
                 raise InputError(f"document {name!r} appears twice in the file (first at line "
                                  f"{seen[name]})", path=path, line=lineno)
             seen[name] = lineno
-            doc = _Builder(name, path, lineno)
+            doc = _Builder(name, path, lineno, keep_rows)
         elif _END.match(line):
             if doc is None:
                 raise InputError("'#end document' without '#begin document'",
@@ -167,6 +192,8 @@ def parse_conll(text: str, *, path: str = "<string>") -> list[Document]:
             docs.append(doc.finish(lineno))
             doc = None
         elif not line:
+            if doc is not None:
+                doc.blank()
             continue
         elif doc is None:
             if line.startswith("#"):
@@ -177,7 +204,7 @@ def parse_conll(text: str, *, path: str = "<string>") -> list[Document]:
             raise InputError(f"unexpected '#' line inside document {doc.name!r} (only "
                              "'#end document' may start with '#' there)", path=path, line=lineno)
         else:
-            doc.token(line.split()[-1], lineno)
+            doc.token(line.split(), lineno)
     if doc is not None:
         raise InputError(f"document {doc.name!r} has no '#end document'", path=path,
                          line=doc.line)
@@ -199,9 +226,11 @@ def _take_all(pattern: re.Pattern, s: str) -> tuple[list[str], str]:
 class _Builder:
     """A document being read: open mentions (a stack per entity) and finished clusters."""
 
-    def __init__(self, name: str, path: str, line: int):
+    def __init__(self, name: str, path: str, line: int, keep_rows: bool = False):
         self.name, self.path, self.line = name, path, line
         self.n_tokens = 0
+        self.rows: list[Row] | None = [] if keep_rows else None
+        self.sentence, self.position = 0, 0
         self.index: dict[str, int] = {}          # entity id -> cluster index (first met)
         self.clusters: list[list[Mention]] = []
         self.open: dict[str, list[tuple[int, int]]] = {}  # entity id -> [(token, line)]
@@ -213,9 +242,18 @@ class _Builder:
             self.clusters.append([])
         return self.clusters[k]
 
-    def token(self, col: str, lineno: int) -> None:
+    def blank(self) -> None:
+        """A blank line: the next token starts a new sentence (if this one has tokens)."""
+        if self.position:
+            self.sentence, self.position = self.sentence + 1, 0
+
+    def token(self, columns: list[str], lineno: int) -> None:
         t = self.n_tokens
         self.n_tokens += 1
+        if self.rows is not None:
+            self.rows.append(Row(tuple(columns), self.sentence, self.position, lineno))
+        self.position += 1
+        col = columns[-1]
         if col == "_":
             return
         _, rest = _take_all(_DOUBLE, col)
@@ -248,7 +286,8 @@ class _Builder:
                              path=self.path, line=line)
         ids = sorted(self.index, key=self.index.__getitem__)
         return Document(self.name, tuple(tuple(c) for c in self.clusters), tuple(ids),
-                        self.n_tokens, self.path, self.line)
+                        self.n_tokens, self.path, self.line,
+                        tuple(self.rows) if self.rows is not None else ())
 
 
 def pair_documents(key: list[Document], response: list[Document]
