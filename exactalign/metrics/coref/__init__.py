@@ -83,6 +83,11 @@ One idea per module; each imports only those listed before it:
 * :mod:`~exactalign.metrics.coref.scores` -- documents and corpora (:func:`score_document`,
   :func:`score_identified`, :func:`score_documents`, :func:`score_files`,
   :class:`DocumentScores`, :class:`CorefScores`, :func:`conll_average`, :data:`METRICS`).
+* :mod:`~exactalign.metrics.coref.mina` -- minimum spans (MINA) from a mention's parse bits,
+  as coval computes them;
+* :mod:`~exactalign.metrics.coref.coval` -- coval's options (``remove_singletons``,
+  ``remove_nested``, ``NP_only``, ``min_span``) and coval's metrics on what they leave
+  (:class:`~exactalign.metrics.coref.coval.CovalOptions`, ``coval.score_files``).
 
 Every name is handed on here: ``from exactalign.metrics import coref`` then ``coref.identify``,
 ``coref.score_documents``, ...
