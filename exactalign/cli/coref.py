@@ -96,13 +96,28 @@ def add_coref_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-repeated", type=_max_repeated, default=10, metavar="N",
                    help="refuse a response repeating more than N key mentions, as the "
                         "reference scorer v8.01 does (default: %(default)s; -1: no limit)")
+    g = p.add_argument_group(
+        "coval's options (conll; any of them scores as coval does: its metrics mentions, "
+        "MUC, B3, CEAFm, CEAFe, LEA, on the mentions the options leave)")
+    g.add_argument("--remove-singletons", action="store_true",
+                   help="drop clusters of one mention, before the other options (coval's "
+                        "remove_singletons)")
+    g.add_argument("--remove-nested", action="store_true",
+                   help="drop mentions nested in another mention of their cluster (coval's "
+                        "remove_nested)")
+    g.add_argument("--np-only", action="store_true",
+                   help="drop mentions whose parse-tree root is a VP; needs the key's parse "
+                        "column (coval's NP_only)")
+    g.add_argument("--min-span", action="store_true",
+                   help="identify mentions by their minimum spans (MINA) from the key's parse "
+                        "trees (coval's min_span)")
 
 
 def run_coref(args: argparse.Namespace) -> int:
     if args.format == "corefud":
         return _run_corefud(args)
     from ..metrics import coref
-    from .common import print_json, solve_options
+    from .common import solve_options
 
     metrics = list(args.metric or ["all"])
     only = [m for m in metrics if m in COREFUD_ONLY]
@@ -110,12 +125,22 @@ def run_coref(args: argparse.Namespace) -> int:
         raise _usage(f"--metric {only[0]} needs --format corefud")
     if args.match != "head" or args.zero_match != "dependent" or args.keep_singletons:
         raise _usage("--match, --zero-match and --keep-singletons need --format corefud")
+    options = _coval_options(args)
+    if options.any:
+        return _run_coval(args, metrics, options)
     metrics = [m for m in coref.METRICS if m in metrics or "all" in metrics]
     # The command reports CEAF's values and a heuristic's gap, never the exact alignment, so
     # any optimal one will do: the exact path then needs no scipy (bipartite.LP_MAX_PAIRS).
     scores = coref.score_files(args.key, args.response, metrics, ceaf_method=args.ceaf_method,
                                compare_exact=True, max_repeated=args.max_repeated,
                                any_optimum=True, **solve_options(args))
+    return _print_conll(args, scores)
+
+
+def _print_conll(args: argparse.Namespace, scores, note: str = "") -> int:
+    from ..metrics import coref
+    from .common import print_json
+
     key = "<stdin>" if args.key == "-" else args.key
     response = "<stdin>" if args.response == "-" else args.response
     if args.json:
@@ -124,7 +149,7 @@ def run_coref(args: argparse.Namespace) -> int:
     n_key = int(scores.mentions.recall_den)
     n_resp = int(scores.mentions.precision_den)
     print(f"{key} vs {response}: {len(scores.documents)} document(s), {n_key} key and "
-          f"{n_resp} response mentions")
+          f"{n_resp} response mentions{note}")
     if args.documents:
         for d in scores.documents:
             print(f"\ndocument {d.name}" + (f" ({d.repeated} repeated response mention(s) "
@@ -138,6 +163,31 @@ def run_coref(args: argparse.Namespace) -> int:
               f"{len(scores.documents)} document(s):")
         print(_ceaf_table(scores, ceaf_metrics))
     return 0
+
+
+def _coval_options(args: argparse.Namespace):
+    from ..metrics.coref.coval import CovalOptions
+
+    return CovalOptions(remove_singletons=args.remove_singletons,
+                        remove_nested=args.remove_nested, np_only=args.np_only,
+                        min_span=args.min_span)
+
+
+def _run_coval(args: argparse.Namespace, metrics: list[str], options) -> int:
+    """The CoNLL path with coval's options: scored as coval does (metrics.coref.coval)."""
+    from ..metrics.coref import coval
+    from .common import solve_options
+
+    if "blanc" in metrics:
+        raise _usage("--metric blanc is not one of coval's metrics: with --remove-singletons, "
+                     "--remove-nested, --np-only or --min-span choose from "
+                     + ", ".join(coval.METRICS))
+    metrics = [m for m in coval.METRICS if m in metrics or "all" in metrics]
+    scores = coval.score_files(args.key, args.response, metrics, options=options,
+                               ceaf_method=args.ceaf_method, compare_exact=True,
+                               any_optimum=True, **solve_options(args))
+    return _print_conll(args, scores,
+                        note="; scored as coval does with " + ", ".join(options.words()))
 
 
 # --------------------------------------------------------------------------------------------
@@ -310,6 +360,9 @@ def _run_corefud(args: argparse.Namespace) -> int:
     if args.ceaf_method != "exact":
         raise _usage("--ceaf-method applies to --format conll: with corefud, CEAF is the "
                      "scorer's exact assignment")
+    if _coval_options(args).any:
+        raise _usage("--remove-singletons, --remove-nested, --np-only and --min-span are "
+                     "coval's options for --format conll (corefud: --keep-singletons)")
     metrics = list(args.metric or ["all"])
     metrics = [m for m in corefud.METRICS if m in metrics or "all" in metrics]
     scores = corefud.score_files(args.key, args.response, metrics, match=args.match,
