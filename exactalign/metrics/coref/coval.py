@@ -223,9 +223,10 @@ def check_parse(doc: Document) -> None:
         depth += bits.count("(") - bits.count(")")
         last = k + 1 == len(doc.rows) or doc.rows[k + 1].position == 0
         if depth < 0 or (last and depth):
+            why = ("a bracket closes with none open" if depth < 0
+                   else "brackets left open at its end")
             raise InputError(f"the parse bits of sentence {row.sentence + 1} do not balance "
-                             f"({'more closings than openings' if depth < 0 else 'unclosed'}"
-                             " brackets)", path=doc.path, line=row.line)
+                             f"({why})", path=doc.path, line=row.line)
 
 
 def _check_sentences(key: Document, response: Document) -> None:

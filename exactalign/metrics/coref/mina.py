@@ -12,7 +12,8 @@ what is peculiar to reading a tree from the parse bits of the mention's own line
   between them form **one terminal** whose label is the words joined by spaces, whose
   part-of-speech tags are theirs, and whose index is the position (in the sentence) of the line
   where the terminal is closed -- so the flat NP ``(NP* * *)`` "the big man" is one terminal
-  "the big man" at the position of "man". A pending group is dropped when a ``(`` follows it
+  "the big man" at the position of "man", and the verb of ``(VP* (SBAR* ...`` is closed by the
+  next line's ``(``, so indexed one word to the right of itself. A pending group is dropped when a ``(`` follows it
   and none of its words is all letters or all digits (commas, quotes). Brackets that close nodes
   opened before the mention are ignored, nodes still open at the mention's end are closed, and
   when that leaves several top nodes they become the children of a new ``NP``.
