@@ -327,8 +327,7 @@ class CovalDocument:
 
 def apply_options(key: Document, response: Document, options: CovalOptions) -> CovalDocument:
     """One key/response pair (read with ``keep_rows=True``) through coval's options."""
-    if options.needs_parse:
-        _check_sentences(key, response)
+    _check_sentences(key, response)
     key_sentences = _sentences(key) if options.needs_parse else []
     sides = []
     for doc in (key, response):
