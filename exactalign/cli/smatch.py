@@ -8,7 +8,8 @@ HiGHS; ``--backend`` solves the rare MIPs (LPs always on HiGHS); ``--time-limit`
 whole command: the exact path runs first (a component whose MIP it cuts short keeps its rounded
 incumbent and its LP bound, status ``time_limit``), then the hill-climbing in what is left (a
 pair it stops keeps the best mapping reached, status ``time_limit``, and a line says on how many
-pairs it stopped); everything runs in one process (faster than starting workers). Output as smatch prints it (``Precision:`` and
+pairs it stopped); everything runs in one process (faster than starting workers) unless
+``--jobs`` spreads the exact path over worker processes (document corpora). Output as smatch prints it (``Precision:`` and
 ``Recall:`` with ``--pr``, then ``F-score:``), one block per method; with ``--method both`` a line on the hill-climber's shortfall;
 with ``--pairs`` one line per pair. ``--json`` prints (``exactalign/output.schema.json``)
 ``{"test", "gold", "variant", "duplicates", "duplicate_triples", "pairs_scored", "overall":
@@ -66,6 +67,16 @@ def _digits(text: str) -> int:
     return value
 
 
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value == 0 or value < -1:
+        raise argparse.ArgumentTypeError(f"must be -1 (one per CPU) or at least 1, not {value}")
+    return value
+
+
 def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-f", nargs=2, required=True, metavar=("TEST", "GOLD"),
                    help="two files of AMR graphs in PENMAN notation, separated by blank lines, "
@@ -94,6 +105,10 @@ def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: %(default)s)")
     p.add_argument("--pairs", action="store_true",
                    help="also report every pair (counts, scores, status, bound, gap)")
+    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                   help="worker processes for the exact path (-1: one per CPU); the "
+                        "hill-climbing stays in one process, as smatch draws its restarts from "
+                        "one generator across the pairs (default: %(default)s)")
 
 
 def run_smatch(args: argparse.Namespace) -> int:
@@ -105,7 +120,7 @@ def run_smatch(args: argparse.Namespace) -> int:
     sc = smatch.score_files(test, gold, method=args.method, variant=args.variant,
                             restarts=args.r, seed=args.seed, time_limit=args.time_limit,
                             backend=args.backend, duplicates=args.duplicates,
-                            restrict=args.restrict)
+                            restrict=args.restrict, jobs=args.jobs)
     for d in sc.duplicates:
         print(f"exactalign: warning: {d.message(test if d.side == 'test' else gold)}",
               file=sys.stderr)

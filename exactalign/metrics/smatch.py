@@ -272,7 +272,7 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
                 restarts: int = 4, seed: int = 0, time_limit: float | None = None,
                 linking: str = "aggregated", backend: str = "highs",
                 bnb_work: int | None = None, duplicates: str = "set",
-                restrict: str = "none", paths=(None, None)) -> CorpusScore:
+                restrict: str = "none", paths=(None, None), jobs: int = 1) -> CorpusScore:
     """Score (test, gold) graph pairs with ``method`` (``exact``, ``hillclimb`` or ``both``),
     duplicate triples counted once (``duplicates="set"``) or as smatch 1.0.4 counts them
     (``"keep"``; module docstring).
@@ -295,6 +295,12 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     ``restrict="sentence"``: only docSmatch's candidate pairs (:func:`allowed_pairs`) may be
     mapped, and a triple counts only when every variable pair it needs is one of them -- the
     exact optimum and the hill-climbing of docSmatch's search space.
+    ``jobs`` (``-1``: one per CPU) spreads the exact path over worker processes
+    (:func:`_exact_parallel`: contiguous chunks of pairs of about equal model size, each solved
+    as above, the memory limit shared between the workers); joblib's default backend, so an
+    enclosing ``joblib.parallel_config(backend="dask")`` sends the chunks to a Dask cluster. The
+    hill-climbing stays in this process: smatch draws its restarts from one generator across
+    the pairs in order.
     numpy, scipy and HiGHS are imported only
     when a pair needs them, which on the small pilot files is never (module docstring).
 
@@ -302,7 +308,7 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     rows, and every objective is recounted from the triples
     (:func:`~exactalign.problems.latent.matches.count_matches`)."""
     from ..core.errors import VerificationError
-    from ..problems.latent import bnb, hillclimb, matches
+    from ..problems.latent import hillclimb, matches
 
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
@@ -331,30 +337,18 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     hc = ex = [None] * len(insts)
     if method in ("exact", "both"):
         t0 = time.perf_counter()
-        work = bnb.BNB_WORK_LIMIT if bnb_work is None else bnb_work
-        ex, failed = [], 0
-        for inst in insts:
-            r = bnb.bnb_result(inst, work_limit=work) if work > 0 else None
-            failed += r is not None and not r.proven_optimal
-            if failed >= BNB_MAX_FAILURES:
-                work = 0  # a corpus of hard pairs: the LP path is faster for the rest
-            ex.append(r)
-        todo = [k for k, r in enumerate(ex) if r is None or not r.proven_optimal]
-        if todo:
-            from ..core.solve import SolveOptions, remaining
-            from ..problems import latent
-
-            # The budget covers the whole exact computation, the branch and bound included.
-            opts = SolveOptions(time_limit=remaining(time_limit, time.perf_counter() - t0),
-                                seed=seed)
-            rest = latent.solve_exact_many([insts[k] for k in todo], options=opts,
-                                           backend=backend, linking=linking)
-            for k, r in zip(todo, rest, strict=True):
-                m = matches.mapping_rows(r.alignment)
-                if matches.count_matches(insts[k], m) != r.objective:
-                    raise VerificationError(f"pair {k}: the exact mapping does not score "
-                                            f"{r.objective}")
-                ex[k] = r.replace(alignment=m)
+        if jobs != 1 and len(insts) > 1:
+            ex = _exact_parallel(insts, jobs, time_limit=time_limit, seed=seed, backend=backend,
+                                 linking=linking, bnb_work=bnb_work)
+        else:
+            ex = _exact(insts, time_limit=time_limit, seed=seed, backend=backend,
+                        linking=linking, bnb_work=bnb_work)
+        for k, r in enumerate(ex):  # every mapping recounted from the triples
+            m = matches.mapping_rows(r.alignment)
+            if matches.count_matches(insts[k], m) != r.objective:
+                raise VerificationError(f"pair {k}: the exact mapping does not score "
+                                        f"{r.objective}")
+            ex[k] = r.replace(alignment=m)
         times["exact"] = time.perf_counter() - t0
     if method in ("hillclimb", "both"):
         from ..core.deadline import Deadline
@@ -369,6 +363,72 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
                    for k, (c, e, h, pr) in enumerate(zip(counts, ex, hc, pairs, strict=True)))
     methods = ("exact", "hillclimb") if method == "both" else (method,)
     return CorpusScore(scores, variant, methods, times, tuple(dups))
+
+
+def _exact(insts, *, time_limit, seed, backend, linking, bnb_work) -> list:
+    """The exact path of :func:`score_pairs` on ``insts``: the branch and bound on every pair,
+    then the LPs of the pairs it did not finish, within ``time_limit`` together."""
+    from ..problems.latent import bnb
+
+    t0 = time.perf_counter()
+    work = bnb.BNB_WORK_LIMIT if bnb_work is None else bnb_work
+    ex, failed = [], 0
+    for inst in insts:
+        r = bnb.bnb_result(inst, work_limit=work) if work > 0 else None
+        failed += r is not None and not r.proven_optimal
+        if failed >= BNB_MAX_FAILURES:
+            work = 0  # a corpus of hard pairs: the LP path is faster for the rest
+        ex.append(r)
+    todo = [k for k, r in enumerate(ex) if r is None or not r.proven_optimal]
+    if todo:
+        from ..core.solve import SolveOptions, remaining
+        from ..problems import latent
+
+        # The budget covers the whole exact computation, the branch and bound included.
+        opts = SolveOptions(time_limit=remaining(time_limit, time.perf_counter() - t0),
+                            seed=seed)
+        rest = latent.solve_exact_many([insts[k] for k in todo], options=opts,
+                                       backend=backend, linking=linking)
+        for k, r in zip(todo, rest, strict=True):
+            ex[k] = r
+    return ex
+
+
+def _exact_chunk(insts, memory: int | None, **kwargs) -> list:
+    """:func:`_exact` in a worker process, its model memory limited to ``memory`` bytes."""
+    import os
+
+    from ..core.memory import ENV
+
+    if memory is not None:
+        os.environ[ENV] = str(memory)
+    return _exact(insts, **kwargs)
+
+
+def _exact_parallel(insts, jobs: int, **kwargs) -> list:
+    """:func:`_exact` over joblib workers: the pairs cut into contiguous chunks of about equal
+    model size (variable pairs, the columns of their LPs: at least one chunk a worker, at most
+    four), each worker's memory limit a share of the whole (:func:`~exactalign.core.memory.
+    memory_limit`), the time limit counted from now in every worker."""
+    import joblib
+    import numpy as np
+
+    from ..core.deadline import Deadline
+    from ..core.memory import memory_limit
+
+    workers = joblib.cpu_count() if jobs == -1 else max(1, int(jobs))
+    size = np.array([max(1, len(i.left_binary) * len(i.right_binary) + i.n_left * i.n_right)
+                     for i in insts], np.float64)
+    chunks = max(1, min(len(insts), 4 * workers))
+    edges = np.searchsorted(np.cumsum(size), np.linspace(0, size.sum(), chunks + 1)[1:-1])
+    parts = [p for p in np.split(np.arange(len(insts)), np.unique(edges)) if len(p)]
+    limit = memory_limit()
+    share = None if limit is None else limit // workers
+    left = Deadline(kwargs.pop("time_limit")).left()
+    out = joblib.Parallel(n_jobs=workers)(
+        joblib.delayed(_exact_chunk)([insts[k] for k in part], share, time_limit=left, **kwargs)
+        for part in parts)
+    return [r for chunk in out for r in chunk]
 
 
 def score_files(test_path, gold_path, **kwargs) -> CorpusScore:
