@@ -8,13 +8,19 @@ from types import SimpleNamespace
 
 def problems() -> dict[str, SimpleNamespace]:
     """``name -> namespace(instance, ilp_model, heuristics, brute_force, check, solve, methods)``."""
-    from .problems import bipartite, ere, latent, monotone, temporal
+    from .problems import bipartite, coref_alignment, ere, latent, monotone, temporal
 
     return {
         "bipartite": SimpleNamespace(
             instance=bipartite.BipartiteInstance, ilp_model=bipartite.ilp_model,
             heuristics=bipartite.HEURISTICS, brute_force=bipartite.brute_force,
             check=bipartite.check, solve=bipartite.solve, methods=bipartite.METHODS,
+        ),
+        "coref_alignment": SimpleNamespace(
+            instance=coref_alignment.MentionAlignmentInstance,
+            ilp_model=coref_alignment.ilp_model, heuristics=coref_alignment.HEURISTICS,
+            brute_force=coref_alignment.brute_force, check=coref_alignment.check,
+            solve=coref_alignment.solve, methods=coref_alignment.METHODS,
         ),
         "ere_mapping": SimpleNamespace(
             instance=ere.SpanPairs, ilp_model=ere.ilp_model, heuristics=ere.HEURISTICS,

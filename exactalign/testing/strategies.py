@@ -90,3 +90,40 @@ REE_ENTITIES = st.fixed_dictionaries({
     "mentions": st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=3,
                          unique=True)})
 
+
+
+# --------------------------------------------------------------------------------------------
+# mention alignments scored by a coreference metric
+# --------------------------------------------------------------------------------------------
+def _clusters(draw, n: int, max_clusters: int, shared: bool) -> tuple:
+    labels = [draw(st.integers(0, max_clusters - 1)) for _ in range(n)]
+    clusters = [[m for m in range(n) if labels[m] == c] for c in range(max_clusters)]
+    clusters = [c for c in clusters if c]
+    if shared and len(clusters) >= 2 and draw(st.booleans()):
+        # one mention also in another cluster (the scorers' "last cluster" rule applies)
+        m = draw(st.integers(0, n - 1))
+        others = [c for c in clusters if m not in c]
+        draw(st.sampled_from(others)).append(m)
+    return tuple(tuple(c) for c in clusters)
+
+
+@st.composite
+def mention_alignment_instances(draw, max_mentions: int = 6, max_pairs: int = 10,
+                                shared: bool = True):
+    """Random :class:`~exactalign.problems.coref_alignment.MentionAlignmentInstance` s: key and
+    response mentions in up to three clusters a side (``shared``: sometimes one mention in two
+    clusters), at most ``max_pairs`` allowed pairs (brute force needs few), tied weights and
+    three stages."""
+    from ..problems.coref_alignment import MentionAlignmentInstance
+
+    nk = draw(st.integers(1, max_mentions))
+    nr = draw(st.integers(1, max_mentions))
+    kc = _clusters(draw, nk, 3, shared)
+    rc = _clusters(draw, nr, 3, shared)
+    cells = [(i, j) for i in range(nk) for j in range(nr)]
+    chosen = draw(st.lists(st.sampled_from(cells), unique=True,
+                           max_size=min(len(cells), max_pairs)))
+    pairs = np.array(chosen, dtype=np.int64).reshape(-1, 2)
+    weights = [draw(st.sampled_from(DICE_VALUES)) for _ in chosen]
+    stages = [draw(st.integers(0, 2)) for _ in chosen]
+    return MentionAlignmentInstance(nk, nr, kc, rc, pairs[:, 0], pairs[:, 1], weights, stages)
