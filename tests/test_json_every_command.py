@@ -287,6 +287,9 @@ CASES = [
     Case("coref-greedy", ("coref", "{key_conll}", "{resp_conll}", "--ceaf-method", "greedy")),
     Case("coref-corefud", ("coref", "--format", "corefud", "{key_corefud}", "{resp_corefud}",
                            "--match", "partial", "--keep-singletons")),
+    Case("coref-corefud-exact", ("coref", "--format", "corefud", "{key_corefud}",
+                                 "{resp_corefud}", "--method", "both"), ALL,
+         refused_by=frozenset({"brute"}), **ROUTE),
     # ere solves its exact mapping as an assignment unless another backend or a time limit is
     # given: --time-limit sends every backend, highs included, through the ILP
     Case("ere-exact-ilp", ("ere", "{ere_a}", "{ere_b}", "--mapping", "exact", "--time-limit",
@@ -555,6 +558,8 @@ def test_a_spent_budget_still_answers(case, inputs, capfd, monkeypatch):
 TEXT_CASES = [c.argv for c in CASES if c.command in SCORING and c.argv[1] != "check"] + [
     ("coref", "{key_conll}", "{resp_conll}", "--documents"),
     ("coref", "--format", "corefud", "{key_corefud}", "{resp_corefud}", "--documents"),
+    ("coref", "--format", "corefud", "{key_corefud}", "{resp_corefud}", "--documents",
+     "--method", "both"),
     ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "-c", "--mapping", "all"),
     ("muc4", "{muc_key}", "{muc_resp}", "--per-message"),
     ("smatch", "-f", "{amr_test}", "{amr_gold}", "--pr", "--method", "both"),

@@ -53,6 +53,8 @@ FORMATS = ("conll", "corefud")
 MATCHES = ("head", "partial", "exact")
 ZERO_MATCHES = ("dependent", "linear")
 CEAF_METHOD_CHOICES = ("exact", "ilp", "greedy")
+#: Mirrors :data:`exactalign.metrics.coref.corefud_exact.METHODS` (a test pins them).
+ALIGNMENT_METHODS = ("staged", "exact", "both")
 LABELS = {"mentions": "mentions", "muc": "MUC", "bcub": "B3", "ceafm": "CEAFm",
           "ceafe": "CEAFe", "blanc": "BLANC", "lea": "LEA", "mor": "MOR", "zero": "zero"}
 
@@ -84,6 +86,13 @@ def add_coref_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: %(default)s)")
     p.add_argument("--keep-singletons", action="store_true",
                    help="corefud: score entities of one mention too (the scorer's -s)")
+    p.add_argument("--method", choices=ALIGNMENT_METHODS, default="staged",
+                   help="corefud: the mention alignment MUC, B3, CEAFe, CEAFm and LEA are "
+                        "computed on -- staged (the scorer's: zeros, identical mentions, then "
+                        "by match score), exact (per metric the alignment of largest F1 over "
+                        "every 1:1 alignment the matching allows, solved and certified), both "
+                        "(the scorer's numbers, the exact ones and the gap) "
+                        "(default: %(default)s)")
     p.add_argument("--metric", action="extend", nargs="+", choices=METRIC_CHOICES,
                    metavar="M", help="metrics to compute: " + ", ".join(METRIC_CHOICES)
                    + " (several, or repeat the option; default: all)")
@@ -123,8 +132,10 @@ def run_coref(args: argparse.Namespace) -> int:
     only = [m for m in metrics if m in COREFUD_ONLY]
     if only:
         raise _usage(f"--metric {only[0]} needs --format corefud")
-    if args.match != "head" or args.zero_match != "dependent" or args.keep_singletons:
-        raise _usage("--match, --zero-match and --keep-singletons need --format corefud")
+    if args.match != "head" or args.zero_match != "dependent" or args.keep_singletons \
+            or args.method != "staged":
+        raise _usage("--match, --zero-match, --keep-singletons and --method need --format "
+                     "corefud (for CoNLL files, --ceaf-method)")
     options = _coval_options(args)
     if options.any:
         return _run_coval(args, metrics, options)
@@ -365,6 +376,8 @@ def _run_corefud(args: argparse.Namespace) -> int:
                      "coval's options for --format conll (corefud: --keep-singletons)")
     metrics = list(args.metric or ["all"])
     metrics = [m for m in corefud.METRICS if m in metrics or "all" in metrics]
+    if args.method != "staged":
+        return _run_corefud_exact(args, metrics)
     scores = corefud.score_files(args.key, args.response, metrics, match=args.match,
                                  zero_match=args.zero_match,
                                  keep_singletons=args.keep_singletons)
@@ -476,3 +489,175 @@ def _corefud_table(scores: dict, conll) -> str:
     if conll is not None:
         out += f"\nCoNLL score (mean F1 of MUC, B3, CEAFe): {100 * conll:.2f}"
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# --format corefud --method exact|both: the metric-optimal alignment
+# --------------------------------------------------------------------------------------------
+def _run_corefud_exact(args: argparse.Namespace, metrics: list[str]) -> int:
+    import sys
+
+    from ..metrics.coref import corefud, corefud_exact
+    from .common import print_json, solve_options
+
+    exact_metrics = [m for m in corefud_exact.EXACT_METRICS if m in metrics]
+    if not exact_metrics:
+        raise _usage("--method exact/both optimises MUC, B3, CEAFe, CEAFm or LEA: name one "
+                     "with --metric")
+    key = "<stdin>" if args.key == "-" else args.key
+    response = "<stdin>" if args.response == "-" else args.response
+    from ..io.corefud import pair_corefud, read_corefud
+
+    kf, rf = read_corefud(args.key), read_corefud(args.response)
+    pairs = pair_corefud(kf, rf)
+    warnings = tuple(f"{kf.path}: {w}" for w in kf.warnings) + tuple(
+        f"{rf.path}: {w}" for w in rf.warnings)
+    staged = None
+    if args.method == "both":
+        staged = corefud.score_documents(pairs, metrics, match=args.match,
+                                         zero_match=args.zero_match,
+                                         keep_singletons=args.keep_singletons,
+                                         warnings=warnings)
+    opts = solve_options(args)
+    ex = corefud_exact.compare_documents(pairs, exact_metrics, match=args.match,
+                                         zero_match=args.zero_match,
+                                         keep_singletons=args.keep_singletons,
+                                         method=args.method, warnings=warnings, **opts)
+    for w in warnings:
+        print(f"exactalign: warning: {w}", file=sys.stderr)
+    if args.json:
+        print_json(_exact_json(ex, staged, key, response, metrics))
+        return 0
+    docs = ex.documents
+    nk = sum(d.staged.key_mentions for d in docs)
+    nr = sum(d.staged.response_mentions for d in docs)
+    print(f"{key} vs {response}: {len(docs)} document(s), {nk} key and {nr} response mentions; "
+          f"CorefUD scorer v1.2, {ex.match} match, {ex.zero_match} zeros, singletons "
+          f"{'kept' if ex.keep_singletons else 'ignored'}")
+    if staged is not None:
+        a = _alignment_totals(staged.documents)
+        print(f"staged alignment (the scorer's): {a['zeros']} zero pair(s) by dependencies, "
+              f"{a['exact']} exact, {a['scored']} by match score")
+        if args.documents:
+            for d in staged.documents:
+                print(f"\ndocument {d.name}")
+                print(_corefud_table(d.scores(), None))
+            print("\nall documents (counts summed)")
+        print(_corefud_table(staged.overall, staged.conll))
+        print()
+    print("metric-optimal alignment (per metric, the 1:1 alignment of largest F1 the matching "
+          "allows; B3 and LEA: corpus optimum):")
+    if args.documents:
+        for d in docs:
+            print(f"\ndocument {d.name}")
+            print(_corefud_table({m: c.exact_prf for m, c in d.metrics.items()}, None))
+        print("\nall documents (counts summed)")
+    print(_corefud_table(ex.overall("exact"), ex.conll("exact")).replace(
+        "CoNLL score", "CoNLL score, each metric on its own alignment"))
+    print()
+    print(_exact_solve_table(ex, staged is not None))
+    quirks = sum(1 for d in docs for c in d.metrics.values() if c.quirk)
+    if staged is not None and quirks:
+        print(f"note: in {quirks} document/metric(s) the scorer counts its staged alignment "
+              "through its one dict for both directions (a zero aligned by dependencies that "
+              "is also, by position, a mention of the other side): the gap is measured on the "
+              "staged pairs themselves")
+    return 0
+
+
+def _gap_summary(ex, m: str) -> dict:
+    gaps = [(d.metrics[m].gap, d.name) for d in ex.documents]
+    short = [(g, n) for g, n in gaps if g > 1e-9]
+    largest = max(short, default=(0.0, None))
+    return {"documents": len(gaps), "documents_with_gap": len(short),
+            "largest_gap": largest[0], "largest_gap_document": largest[1],
+            "mean_gap": sum(g for g, _ in gaps) / len(gaps) if gaps else 0.0,
+            "staged_f1": ex.overall("staged")[m].f1, "exact_f1": ex.overall("exact")[m].f1,
+            "corpus_gap": ex.overall("exact")[m].f1 - ex.overall("staged")[m].f1}
+
+
+def _exact_solve_table(ex, both: bool) -> str:
+    from .common import table
+
+    head = ["metric", "status", "exact F1", "bound", "bound - F1", "time(s)"]
+    if both:
+        head += ["staged", "exact - staged"]
+    rows = []
+    for m in ex.metrics:
+        r, _ = ex.corpus[m]
+        proven = sum(1 for d in ex.documents if d.metrics[m].exact.proven_optimal)
+        row = [LABELS[m], f"{r.status.value} ({proven}/{len(ex.documents)} doc)",
+               f"{100 * r.objective:.2f}", "-" if r.bound is None else f"{100 * r.bound:.2f}",
+               "-" if r.bound is None else f"{100 * (r.bound - r.objective):.2f}",
+               f"{r.wall_time:.3f}"]
+        if both:
+            g = _gap_summary(ex, m)
+            row.append(f"{100 * g['staged_f1']:.2f}")
+            if g["documents_with_gap"] == 0:
+                row.append("staged optimal in every document")
+            else:
+                row.append(f"+{100 * g['corpus_gap']:.2f} ({g['documents_with_gap']} of "
+                           f"{g['documents']} documents; largest +{100 * g['largest_gap']:.2f} "
+                           f"in {g['largest_gap_document']})")
+        rows.append(row)
+    return table(head, rows)
+
+
+def _words(ws) -> list:
+    return [[s, o] for s, o in ws]
+
+
+def _exact_json(ex, staged, key: str, response: str, metrics: list[str]) -> dict:
+    from ..core.result import combine_results
+    from .common import prf_of
+
+    exact_overall = {m: prf_of(s) for m, s in ex.overall("exact").items()}
+    exact_conll = ex.conll("exact")
+    solves = {m: ex.corpus[m][0].to_dict() for m in ex.metrics}
+    if staged is not None:
+        mor = [d.solves["mor"] for d in staged.documents if "mor" in d.solves]
+        if mor:
+            solves["mor"] = combine_results(mor, mor[0].method).to_dict()
+    docs = []
+    staged_docs = staged.documents if staged is not None else [None] * len(ex.documents)
+    for d, sd in zip(ex.documents, staged_docs, strict=True):
+        row = {"id": d.name}
+        exact_scores = {m: c.exact_prf for m, c in d.metrics.items()}
+        if sd is not None:
+            row["scores"] = _corefud_scores_json(sd.scores(), _conll_of(sd.scores()))
+        else:
+            row["scores"] = {m: prf_of(s) for m, s in exact_scores.items()}
+        row["solves"] = {m: c.exact.to_dict() for m, c in d.metrics.items()}
+        row["exact"] = {m: {"scores": prf_of(exact_scores[m]),
+                            "alignment": [{"key": _words(d.words[k]),
+                                           "response": _words(d.words[r])}
+                                          for k, r in c.exact_pairs]}
+                        for m, c in d.metrics.items()}
+        if sd is not None:
+            row["gap"] = {m: c.gap for m, c in d.metrics.items()}
+            row["staged_counted_by_scorer"] = {m: not c.quirk for m, c in d.metrics.items()}
+        docs.append(row)
+    out = {
+        "key": key, "response": response, "format": "corefud", "match": ex.match,
+        "zero_match": ex.zero_match, "keep_singletons": ex.keep_singletons,
+        "metrics": list(metrics), "method": ex.method,
+        "overall": (_corefud_scores_json(staged.overall, staged.conll) if staged is not None
+                    else {**exact_overall, **({"conll": _conll_prf(exact_conll)}
+                                              if exact_conll is not None else {})}),
+        "staged": None if staged is None else {
+            "overall": _corefud_scores_json(staged.overall, staged.conll),
+            "alignment": _alignment_totals(staged.documents)},
+        "exact": {"overall": {**exact_overall, **({"conll": _conll_prf(exact_conll)}
+                                                   if exact_conll is not None else {})}},
+        "solves": solves,
+        "gap": None if staged is None else {m: _gap_summary(ex, m) for m in ex.metrics},
+        "documents": docs,
+        "warnings": list(ex.warnings),
+    }
+    return out
+
+
+def _conll_prf(v: float) -> dict:
+    from .common import prf
+
+    return prf(None, None, v)

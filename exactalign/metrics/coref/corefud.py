@@ -316,6 +316,46 @@ def staged_alignment(p: Prepared, match: str = "head",
                      len(exact_pairs), len(scored))
 
 
+def allowed_pairs(p: Prepared, match: str = "head", zero_match: str = "dependent"
+                  ) -> list[tuple[int, int, int, float]]:
+    """Every key/response pair the matching allows -- what an alignment may pair, the staged
+    one or the metric-optimal one (:mod:`exactalign.metrics.coref.corefud_exact`) -- as
+    ``(key id, response id, stage, weight)``: stage 0, two zeros of one sentence with a
+    positive dependency score (``dependent`` zero matching; the score as weight); stage 1, the
+    same mention on both sides (weight 1); stage 2, a positive match score (the score). The
+    stages are those of :func:`staged_alignment`; a pair is listed once, at its first stage."""
+    if zero_match not in ZERO_MATCHES:
+        raise ValueError(f"unknown zero matching {zero_match!r}; choose from "
+                         + ", ".join(ZERO_MATCHES))
+    keys = list(dict.fromkeys(i for c in p.key_clusters for i in c))
+    resps = list(dict.fromkeys(i for c in p.response_clusters for i in c))
+    by_sentence: dict = defaultdict(list)
+    for r in resps:
+        by_sentence[p.response_rep[r].head[0]].append(r)
+    out = []
+    for k in keys:
+        km = p.key_rep[k]
+        for r in by_sentence.get(km.head[0], ()):
+            rm = p.response_rep[r]
+            if zero_match == "dependent" and km.zero and rm.zero:
+                try:
+                    z = zero_score(km, rm)
+                except _NoDeps:
+                    kz = {_Same(i, p.hashes[i]) for i in keys if p.key_rep[i].zero}
+                    rz = {_Same(i, p.hashes[i]) for i in resps if p.response_rep[i].zero}
+                    raise _no_deps_error(p, kz, rz) from None
+                if z > 0:
+                    out.append((k, r, 0, float(z)))
+                    continue
+            if k == r:
+                out.append((k, r, 1, 1.0))
+            elif match != "exact":
+                s = match_score(km, rm, match)
+                if s > 0:
+                    out.append((k, r, 2, float(s)))
+    return out
+
+
 # ------------------------------------------------------------------------------------------------
 # metrics
 # ------------------------------------------------------------------------------------------------
