@@ -17,6 +17,7 @@ from __future__ import annotations
 from . import (
     bipartite_scaling,
     coref_ere_gap,
+    corefud_gap,
     declared_metrics,
     doc_smatch,
     fidelity,
@@ -35,6 +36,7 @@ from . import (
 REGISTRY = {
     bipartite_scaling.NAME: bipartite_scaling,
     coref_ere_gap.NAME: coref_ere_gap,
+    corefud_gap.NAME: corefud_gap,
     nugget_gap.NAME: nugget_gap,
     muc4_gap.NAME: muc4_gap,
     monotone_gap.NAME: monotone_gap,
