@@ -306,3 +306,15 @@ def test_cli_both_prints_the_gap_and_json(tmp_path, capsys):
     # the default stays the scorer's own output
     assert cli.main(argv) == 0
     assert "metric-optimal" not in capsys.readouterr().out
+
+
+def test_cli_methods_mirror_the_library():
+    from exactalign.cli import coref as coref_cli
+
+    assert coref_cli.ALIGNMENT_METHODS == cx.METHODS
+
+
+def test_method_needs_corefud(tmp_path):
+    k = tmp_path / "k.conll"
+    k.write_text("#begin document (d); part 000\nd 0 0 w - - - - - - - (1)\n#end document\n")
+    assert cli.main(["coref", str(k), str(k), "--method", "exact"]) == 2
