@@ -37,10 +37,10 @@ error profiles the ``doc_smatch`` experiment uses as its "systems".
     >>> g = penman.decode("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))")
     >>> inv = AmrInventory.from_graphs([g, penman.decode("(g / go-01 :polarity -)")])
     >>> p = perturb_graph(g, AmrErrorRates(concept=1.0), inv, seed=0, index=0)
-    >>> sorted(c for _, _, c in p.graph.instances())
-    ['boy', 'go-01', 'want-01']
+    >>> sorted(c for _, _, c in p.graph.instances())  # go-02 -> go-01, want-01 -> go-02
+    ['boy', 'go-01', 'go-02']
     >>> dict(p.applied)
-    {'concept': 1}
+    {'concept': 2}
 """
 
 from __future__ import annotations
