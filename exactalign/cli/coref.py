@@ -205,13 +205,14 @@ def _run_coval(args: argparse.Namespace, metrics: list[str], options) -> int:
 # JSON
 # --------------------------------------------------------------------------------------------
 def _scores_json(mentions, scores: dict, conll) -> dict:
-    """Score name -> P/R/F (``precision``, ``recall``, ``f1``, ``counts``): ``mentions``, each
+    """Score name -> P/R/F (``precision``, ``recall``, ``f1``, ``counts``): ``mentions`` (unless
+    None), each
     metric, BLANC's two link kinds as ``blanc/coref`` and ``blanc/noncoref`` (``blanc`` is their
     average, without counts) and ``conll``, the CoNLL average -- a mean of F1s, so its
     precision and recall are ``null``."""
     from .common import prf, prf_of
 
-    out = {"mentions": prf_of(mentions)}
+    out = {} if mentions is None else {"mentions": prf_of(mentions)}
     for m, s in scores.items():
         if m == "blanc":
             out[m] = prf_of(s, counts=False)
@@ -420,22 +421,6 @@ def _alignment_json(d) -> dict:
             "key_mentions": d.key_mentions, "response_mentions": d.response_mentions}
 
 
-def _corefud_scores_json(scores: dict, conll) -> dict:
-    from .common import prf, prf_of
-
-    out = {}
-    for m, s in scores.items():
-        if m == "blanc":
-            out[m] = prf_of(s, counts=False)
-            out["blanc/coref"] = prf_of(s.coref)
-            out["blanc/noncoref"] = prf_of(s.noncoref)
-        else:
-            out[m] = prf_of(s)
-    if conll is not None:
-        out["conll"] = prf(None, None, conll)
-    return out
-
-
 def _corefud_json(scores, key: str, response: str) -> dict:
     from ..core.result import combine_results
 
@@ -444,11 +429,11 @@ def _corefud_json(scores, key: str, response: str) -> dict:
         "key": key, "response": response, "format": "corefud", "match": scores.match,
         "zero_match": scores.zero_match, "keep_singletons": scores.keep_singletons,
         "metrics": list(scores.metrics),
-        "overall": _corefud_scores_json(scores.overall, scores.conll),
+        "overall": _scores_json(None, scores.overall, scores.conll),
         "solves": {"mor": combine_results(mor, mor[0].method).to_dict()} if mor else {},
         "alignment": _alignment_totals(scores.documents),
         "documents": [{"id": d.name,
-                       "scores": _corefud_scores_json(d.scores(), _conll_of(d.scores())),
+                       "scores": _scores_json(None, d.scores(), _conll_of(d.scores())),
                        "solves": {m: r.to_dict() for m, r in d.solves.items()},
                        "alignment": _alignment_json(d)} for d in scores.documents],
         "warnings": list(scores.warnings),
@@ -624,7 +609,7 @@ def _exact_json(ex, staged, key: str, response: str, metrics: list[str]) -> dict
         row = {"id": d.name}
         exact_scores = {m: c.exact_prf for m, c in d.metrics.items()}
         if sd is not None:
-            row["scores"] = _corefud_scores_json(sd.scores(), _conll_of(sd.scores()))
+            row["scores"] = _scores_json(None, sd.scores(), _conll_of(sd.scores()))
         else:
             row["scores"] = {m: prf_of(s) for m, s in exact_scores.items()}
         row["solves"] = {m: c.exact.to_dict() for m, c in d.metrics.items()}
@@ -641,11 +626,11 @@ def _exact_json(ex, staged, key: str, response: str, metrics: list[str]) -> dict
         "key": key, "response": response, "format": "corefud", "match": ex.match,
         "zero_match": ex.zero_match, "keep_singletons": ex.keep_singletons,
         "metrics": list(metrics), "method": ex.method,
-        "overall": (_corefud_scores_json(staged.overall, staged.conll) if staged is not None
+        "overall": (_scores_json(None, staged.overall, staged.conll) if staged is not None
                     else {**exact_overall, **({"conll": _conll_prf(exact_conll)}
                                               if exact_conll is not None else {})}),
         "staged": None if staged is None else {
-            "overall": _corefud_scores_json(staged.overall, staged.conll),
+            "overall": _scores_json(None, staged.overall, staged.conll),
             "alignment": _alignment_totals(staged.documents)},
         "exact": {"overall": {**exact_overall, **({"conll": _conll_prf(exact_conll)}
                                                    if exact_conll is not None else {})}},

@@ -62,7 +62,7 @@ METHODS = ("exact", "hillclimb", "both")
 RESTRICTIONS = ("none", "sentence")
 
 
-def _reach(adj: dict, start: int) -> set:
+def reachable(adj: dict, start) -> set:
     """The variables reachable from ``start`` (itself included) along ``adj``."""
     seen, todo = {start}, [start]
     while todo:
@@ -108,12 +108,12 @@ def sentence_buckets(g: AmrGraph) -> list[set]:
             coref.append((x, y))
         if inv or r in ("part", "subset", "coref"):
             adj.setdefault(y, []).append(x)
-    top = _reach(adj, 0)
+    top = reachable(adj, 0)
     for x, y in coref:
         if y not in top and x in top:
             adj.setdefault(x, []).append(y)
-            top |= _reach(adj, y)
-    return [{0}] + [_reach(adj, roots[k]) for k in range(1, len(roots) + 1)]
+            top |= reachable(adj, y)
+    return [{0}] + [reachable(adj, roots[k]) for k in range(1, len(roots) + 1)]
 
 
 def allowed_pairs(test: AmrGraph, gold: AmrGraph, paths=(None, None)) -> frozenset | None:

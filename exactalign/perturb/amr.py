@@ -52,6 +52,7 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 
 from ..core.errors import InputError
+from ..metrics.smatch import reachable
 
 #: The error classes, in the order :func:`perturb_graph` applies them.
 ERROR_KINDS = ("drop_subgraph", "drop_edge", "role", "concept", "attribute", "add_edge")
@@ -200,13 +201,7 @@ def _connected(top, triples, variables) -> set:
         if r != ":instance" and t in variables:
             adj.setdefault(s, []).append(t)
             adj.setdefault(t, []).append(s)
-    seen, todo = {top}, [top]
-    while todo:
-        for w in adj.get(todo.pop(), ()):
-            if w not in seen:
-                seen.add(w)
-                todo.append(w)
-    return seen
+    return reachable(adj, top)
 
 
 def _restrict(triples, keep: set, variables: set) -> list:

@@ -398,15 +398,15 @@ def formulation(inst: MentionAlignmentInstance, metric: str) -> Formulation:
     rv: dict[int, float] = defaultdict(float)
     lifters = []   # each: (pairs set, fwd, bwd) -> {column: value}
 
+    k_in, r_in = defaultdict(list), defaultdict(list)  # mention -> the entities holding it
+    for a, c in enumerate(K):
+        for m in c:
+            k_in[m].append(a)
+    for bb, c in enumerate(R):
+        for m in c:
+            r_in[m].append(bb)
     if metric in ("ceafe", "ceafm"):
         entity = metric == "ceafe"
-        k_in, r_in = defaultdict(list), defaultdict(list)
-        for a, c in enumerate(K):
-            for m in c:
-                k_in[m].append(a)
-        for bb, c in enumerate(R):
-            for m in c:
-                r_in[m].append(bb)
         cell_pairs: dict[tuple[int, int], list[int]] = defaultdict(list)
         for e in range(E):
             for a in k_in[rows[e]]:
@@ -468,13 +468,6 @@ def formulation(inst: MentionAlignmentInstance, metric: str) -> Formulation:
         # (last(k), b) per occurrence of r in R_b
         rcell: dict[tuple[int, int], list[int]] = defaultdict(list)
         pcell: dict[tuple[int, int], list[int]] = defaultdict(list)
-        k_in, r_in = defaultdict(list), defaultdict(list)
-        for a, c in enumerate(K):
-            for m in c:
-                k_in[m].append(a)
-        for bb, c in enumerate(R):
-            for m in c:
-                r_in[m].append(bb)
         for e in range(E):
             for a in k_in[rows[e]]:
                 rcell[(a, rlast[cols[e]])].append(e)
