@@ -27,9 +27,11 @@ or ``:poss``) and whose concept an earlier sentence has is merged into the earli
 with probability ``merge``. ``merges_gold``/``merges_test``: the nodes merged away.
 
 Scale: docSmatch's hill-climbing is pure Python (as docSmatch's own); on the whole 166-sentence
-chapter 26 (about 870 variables a side) it took 143 s and the unrestricted optimum 45 s, so
-``FULL`` splits chapters at ``max_sentences`` = 60 (41 documents of 12-60 sentences, at most
-about 430 variables a side): 142 document pairs in about 8.5 minutes on one core. ``QUICK``:
+chapter 26 (about 870 variables a side) it took 143 s (the unrestricted optimum 45 s before
+column generation), so ``FULL`` splits chapters at ``max_sentences`` = 60 (41 documents of 12-60
+sentences, at most about 440 variables a side): 142 document pairs in 2.5 minutes with
+``--jobs 2`` (CPU: the hill-climbing 237 s, the unrestricted optima 43 s, at most 1.0 s a
+pair). ``QUICK``:
 the first 10 sentences of three chapters and two 10-sentence windows of each parser pair, a
 few seconds.
 
