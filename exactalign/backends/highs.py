@@ -242,7 +242,9 @@ class IncrementalLP:
 
         t0 = time.perf_counter()
         h = self._h
-        h.setOptionValue("time_limit", float("inf") if time_limit is None else float(time_limit))
+        # HiGHS' time limit counts the object's run time over every run() so far
+        h.setOptionValue("time_limit", float("inf") if time_limit is None
+                         else h.getRunTime() + float(time_limit))
         h.run()
         ms = h.getModelStatus()
         S = highspy.HighsModelStatus
