@@ -112,3 +112,31 @@ def test_column_generation_stops_with_the_deadline():
     out = colgen.column_generation(model, SQUARE, SolveOptions(time_limit=0.0))
     assert out.status is Status.TIME_LIMIT and out.row_dual is None and out.x is None
     assert np.isfinite(latent.solve(SQUARE, "exact", time_limit=60.0).bound)
+
+
+def test_each_solve_of_the_incremental_lp_gets_the_time_left_after_its_run_time():
+    """HiGHS counts its time limit over every run() of one object: a solve asked for 5 more
+    seconds after 100 s of runs is given 105 (it was given 5, and stopped at once)."""
+    from exactalign.backends.highs import IncrementalLP
+
+    model = latent.ilp_model(SQUARE)
+    lp = IncrementalLP(model, SolveOptions())
+    real = lp._h
+    seen = []
+
+    class Clocked:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def getRunTime(self):
+            return 100.0
+
+        def setOptionValue(self, name, value):
+            if name == "time_limit":
+                seen.append(value)
+            return real.setOptionValue(name, value)
+
+    lp._h = Clocked()
+    assert lp.solve(5.0).status is Status.OPTIMAL
+    assert lp.solve(None).status is Status.OPTIMAL
+    assert seen == [105.0, float("inf")]
