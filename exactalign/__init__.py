@@ -37,12 +37,16 @@ _LAZY = {
     "Metric": ".declared.metric",
     "MetricResult": ".declared.metric",
     "score": ".declared.api",
+    "prepare": ".declared.api",
+    "PreparedMetric": ".declared.metric",
+    "SmatchScorer": ".metrics.smatch",
+    "CorefScorer": ".metrics.coref",
 }
 
 __all__ = [
     "BackendError", "ExactAlignError", "InfeasibleAlignmentError", "InputError",
-    "LinearModel", "Metric", "MetricResult", "ModelTooLargeError", "Result", "SolveOptions",
-    "Status", "score",
+    "CorefScorer", "LinearModel", "Metric", "MetricResult", "ModelTooLargeError",
+    "PreparedMetric", "Result", "SmatchScorer", "SolveOptions", "Status", "prepare", "score",
     "VerificationError", "bipartite", "solve_model", "__version__",
 ]
 
@@ -58,8 +62,10 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from .core.model import LinearModel
     from .core.result import Result, Status
     from .core.solve import SolveOptions, solve_model
-    from .declared.api import score
-    from .declared.metric import Metric, MetricResult
+    from .declared.api import prepare, score
+    from .declared.metric import Metric, MetricResult, PreparedMetric
+    from .metrics.coref import CorefScorer
+    from .metrics.smatch import SmatchScorer
     from .problems import bipartite
 
 

@@ -15,10 +15,10 @@ dependencies, templates, Smatch).
 """
 
 from .engine import METHODS, Evaluator, Outcome
-from .metric import DocumentScore, Metric, MetricResult
+from .metric import DocumentScore, Metric, MetricResult, PreparedMetric
 from .nodes import Eq, Func, Hierarchy, Latent, Match, Node, Record, Span, from_dict
 
 __all__ = [
     "METHODS", "DocumentScore", "Eq", "Evaluator", "Func", "Hierarchy", "Latent", "Match",
-    "Metric", "MetricResult", "Node", "Outcome", "Record", "Span", "from_dict",
+    "Metric", "MetricResult", "Node", "Outcome", "PreparedMetric", "Record", "Span", "from_dict",
 ]

@@ -91,3 +91,20 @@ def score(metric, *args, references=_REQUIRED, predictions=_REQUIRED, method: st
                          method=method, seed=seed, ids=pairing.ids, backend=backend)
     except InputError as e:
         raise pairing.locate(e) from None
+
+
+def prepare(metric, *args, references=_REQUIRED, method: str = "exact", seed: int = 0,
+            backend: str = "highs", ids=None):
+    """``metric`` (a name, a :class:`Metric` or a spec file, as :func:`score`) bound to
+    ``references`` (a list of documents) for a training or tuning loop: returns a
+    :class:`~exactalign.declared.metric.PreparedMetric`, whose ``compute(predictions=...,
+    indices=...)`` gives what :func:`score` gives on the same documents, the references'
+    part computed once."""
+    if args or references is _REQUIRED:
+        raise TypeError("exactalign.prepare takes the references by keyword: "
+                        "prepare(metric, references=...)")
+    if isinstance(references, str | Path):
+        raise InputError("prepare takes the reference documents as a list (read a file with "
+                         "exactalign.declared.files.read_jsonl)")
+    return _metric(metric).prepare(references, method=method, seed=seed, backend=backend,
+                                   ids=ids)

@@ -101,6 +101,22 @@ class Evaluator:
             raise ValueError(f"unknown method {self.method!r}; choose one of "
                              + ", ".join(METHODS))
 
+    def snapshot(self) -> tuple:
+        """What this evaluation has computed so far that another evaluation of the same
+        method and direction may reuse: the self-score and key memos (objects known by
+        identity, each entry holding its object), the statuses met and the solve count
+        (:meth:`resume`)."""
+        return dict(self._self), dict(self._keys), tuple(self.statuses), self.solves
+
+    def resume(self, snapshot: tuple) -> None:
+        """Continue from a :meth:`snapshot`: its memos, statuses and solves count as this
+        evaluation's own."""
+        memo, keys, statuses, solves = snapshot
+        self._self.update(memo)
+        self._keys.update(keys)
+        self.statuses.extend(statuses)
+        self.solves += solves
+
     # -- matching ----------------------------------------------------------------------------
     def match(self, node: Match, x, y, *, want_alignment: bool = False) -> Outcome:
         if not want_alignment:  # a nested matching met again (B³: once per shared mention)

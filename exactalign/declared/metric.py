@@ -249,11 +249,33 @@ class Metric:
         :meth:`compute` takes them."""
         if method not in METHODS:
             raise InputError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
-        ref, pred = self._root(reference), self._root(prediction)
-        directions = ("recall", "precision") if self.directional else (None,)
-        outs = []
-        for direction in directions:
+        return self._score_roots(self._root(reference), self._root(prediction), method, seed,
+                                 doc_id, backend, None)
+
+    def _directions(self) -> tuple:
+        return ("recall", "precision") if self.directional else (None,)
+
+    def _reference_state(self, ref, method: str, seed: int, backend: str) -> tuple:
+        """Per direction, what scoring against reference root ``ref`` computes about ``ref``
+        alone -- its self-score with the memos it filled (every nested self-score and key of
+        the reference's items) and the statuses and solve count that took -- for
+        :class:`PreparedMetric` to start every call from."""
+        out = []
+        for direction in self._directions():
             ev = Evaluator(method, direction, seed, backend)
+            if isinstance(self.spec, Match):
+                ev.self_score(self.spec, ref)
+            else:
+                ev._latent_self(self.spec, ref)
+            out.append(ev.snapshot())
+        return tuple(out)
+
+    def _score_roots(self, ref, pred, method, seed, doc_id, backend, state) -> DocumentScore:
+        outs = []
+        for k, direction in enumerate(self._directions()):
+            ev = Evaluator(method, direction, seed, backend)
+            if state is not None:  # the reference's half, computed once (PreparedMetric)
+                ev.resume(state[k])
             if isinstance(self.spec, Match):
                 out = ev.match(self.spec, ref, pred, want_alignment=True)
                 sx = ev.self_score(self.spec, ref)
@@ -277,6 +299,13 @@ class Metric:
                   else count_path(self.spec.items(pred), self.precision_denominator))
             prf = PRF(prf.recall_num, rd, prf.precision_num, pd)
         return DocumentScore(str(doc_id), prf, tuple(o.result for o in outs))
+
+    def prepare(self, references, *, method: str = "exact", seed: int = 0,
+                backend: str = "highs", ids: Sequence[str] | None = None) -> PreparedMetric:
+        """The metric bound to ``references`` for scoring many predictions against them
+        (:class:`PreparedMetric`): a training or tuning loop's entry point."""
+        return PreparedMetric(self, references, method=method, seed=seed, backend=backend,
+                              ids=ids)
 
     def witness(self, *, prediction, reference, alignment, backend: str = "highs"):
         """The fewest root pair changes that turn ``alignment`` (say, the greedy twin's) into
@@ -373,6 +402,91 @@ class Metric:
             except Exception:  # noqa: BLE001 - only a diagnosis; the first error stands
                 return None
         return None
+
+
+class PreparedMetric:
+    """A declared metric bound to its reference documents, for a training or tuning loop
+    (:meth:`Metric.prepare`).
+
+        >>> import exactalign
+        >>> gold = [{"entities": [["a", "b", "c"], ["d"]]}, {"entities": [["x"], ["y"]]}]
+        >>> prepared = exactalign.prepare("coref-ceafe", references=gold)
+        >>> r = prepared.compute(predictions=[{"entities": [["b"], ["a", "c", "d"]]}],
+        ...                      indices=[0])
+        >>> round(r.score.f1, 4), r.status.value
+        (0.5, 'optimal')
+
+    Made once: each reference document's root (its ``field``, through the metric's
+    ``transform``) and, per direction, what scoring against it computes about it alone -- its
+    self-score and the memos that filled (the self-scores and keys of the items inside it).
+    Each :meth:`compute` starts from those and computes only what involves the predictions.
+    The result is :meth:`Metric.compute`'s on the same documents and options, the same in
+    every count, status, bound, alignment and solve count (``tests/test_inprocess.py``): the
+    reference's part is computed by the same code, once. The references must not change while
+    the prepared metric is in use (it keeps them, and its memos know them by identity)."""
+
+    def __init__(self, metric: Metric, references, *, method: str = "exact", seed: int = 0,
+                 backend: str = "highs", ids: Sequence[str] | None = None):
+        if method not in METHODS:
+            raise InputError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
+        self.metric, self.method, self.seed, self.backend = metric, method, seed, backend
+        self.references = list(references)
+        if ids is not None and len(ids) != len(self.references):
+            raise InputError(f"{len(ids)} ids for {len(self.references)} documents")
+        self.ids = None if ids is None else [str(i) for i in ids]
+        self._roots, self._states = [], []
+        for k, doc in enumerate(self.references):
+            try:
+                root = metric._root(doc)
+                state = metric._reference_state(root, method, seed, backend)
+            except (InputError, RecursionError) as e:
+                message = e.message if isinstance(e, InputError) else "nested too deeply"
+                err = InputError(f"reference document {self._id(k)!r}: {message}")
+                err.document, err.side = k, "reference"
+                raise err from None
+            self._roots.append(root)
+            self._states.append(state)
+
+    def _id(self, k: int) -> str:
+        return self.ids[k] if self.ids is not None else str(k)
+
+    def __len__(self) -> int:
+        return len(self.references)
+
+    def compute(self, *args, predictions=_REQUIRED, indices=None) -> MetricResult:
+        """Score ``predictions``, the ``k``-th against reference ``indices[k]`` (default: every
+        reference in order; then as many predictions as references). Documents are named by
+        the reference's id (``ids`` of :meth:`Metric.prepare`, else its index)."""
+        if args or predictions is _REQUIRED:
+            raise TypeError("PreparedMetric.compute takes the documents by keyword: "
+                            "compute(predictions=...)")
+        m = self.metric
+        predictions = list(predictions)
+        n = len(self._roots)
+        if indices is None:
+            if len(predictions) != n:
+                raise InputError(f"{len(predictions)} predicted documents but {n} reference "
+                                 "documents (give indices= to score a batch)")
+            indices = range(n)
+        elif len(indices) != len(predictions):
+            raise InputError(f"{len(indices)} indices for {len(predictions)} predictions")
+        t0 = time.perf_counter()
+        docs = []
+        for k, (p, i) in enumerate(zip(predictions, indices, strict=True)):
+            if not (isinstance(i, int) and 0 <= i < n):
+                raise InputError(f"prediction {k}: reference index {i!r} is not in 0..{n - 1}")
+            try:
+                docs.append(m._score_roots(self._roots[i], m._root(p), self.method, self.seed,
+                                           self._id(i), self.backend, self._states[i]))
+            except (InputError, RecursionError) as e:
+                message = (e.message if isinstance(e, InputError) else
+                           "nested too deeply to score (a value inside lists or tables "
+                           "hundreds of levels deep)")
+                err = InputError(f"document {self._id(i)!r}: {message}")
+                err.document, err.side = k, m._side_at_fault(p, self.references[i])
+                raise err from None
+        return MetricResult(m.name, self.method, m.average, m.to_dict(), tuple(docs),
+                            time.perf_counter() - t0)
 
 
 def count_path(items, path: str) -> float:

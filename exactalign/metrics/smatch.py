@@ -145,24 +145,28 @@ def instance_of(test: AmrGraph, gold: AmrGraph, variant: str = "full",
     binary triples ``(role, v1, v2)``, instance triples first (smatch's pool order)."""
     from ..problems.latent.instance import LatentInstance
 
+    return LatentInstance.from_sides(side_of(test, variant, "left"),
+                                     side_of(gold, variant, "right"), allowed)
+
+
+def side_of(g: AmrGraph, variant: str = "full", side: str = "left"):
+    """One graph's half of :func:`instance_of` (a
+    :class:`~exactalign.problems.latent.instance.LatentSide`, checked once): the test graph is
+    the ``left`` side, the gold graph the ``right``."""
+    from ..problems.latent.instance import LatentSide
+
     if variant not in VARIANTS:
         raise ValueError(f"unknown smatch variant {variant!r}; choose one of "
                          + ", ".join(VARIANTS))
-
-    def side(g: AmrGraph):
-        unary = [(("instance", normalize(c)), v) for _, v, c in g.instances]
-        binary = []
-        if variant != "concept-only":
-            if variant != "no-attributes":
-                unary += [((normalize(r), normalize(c)), v) for r, v, c in g.attributes]
-            lab = (lambda r: "") if variant == "unlabeled" else normalize
-            binary = [(lab(r), v1, v2) for r, v1, v2 in g.relations]
-        return unary, binary, tuple(c for _, _, c in g.instances)
-
-    lu, lb, lc = side(test)
-    ru, rb, rc = side(gold)
-    return LatentInstance(len(test.variables), len(gold.variables), lu, lb, ru, rb, lc, rc,
-                          allowed=allowed)
+    unary = [(("instance", normalize(c)), v) for _, v, c in g.instances]
+    binary = []
+    if variant != "concept-only":
+        if variant != "no-attributes":
+            unary += [((normalize(r), normalize(c)), v) for r, v, c in g.attributes]
+        lab = (lambda r: "") if variant == "unlabeled" else normalize
+        binary = [(lab(r), v1, v2) for r, v1, v2 in g.relations]
+    return LatentSide(len(g.variables), unary, binary, tuple(c for _, _, c in g.instances),
+                      side=side)
 
 
 class Duplicate(NamedTuple):
@@ -258,14 +262,17 @@ class CorpusScore(NamedTuple):
         return smatch_scores(*self.totals(method))
 
 
+def _count(g: AmrGraph, variant: str) -> int:
+    """The triples of ``g`` that ``variant`` counts."""
+    if variant == "concept-only":
+        return len(g.instances)
+    if variant == "no-attributes":
+        return len(g.instances) + len(g.relations)
+    return g.num_triples
+
+
 def _counts(test: AmrGraph, gold: AmrGraph, variant: str) -> tuple[int, int]:
-    def n(g):
-        if variant == "concept-only":
-            return len(g.instances)
-        if variant == "no-attributes":
-            return len(g.instances) + len(g.relations)
-        return g.num_triples
-    return n(test), n(gold)
+    return _count(test, variant), _count(gold, variant)
 
 
 def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
@@ -307,17 +314,7 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     Every mapping (``Result.alignment``) is a sorted tuple of ``(test variable, gold variable)``
     rows, and every objective is recounted from the triples
     (:func:`~exactalign.problems.latent.matches.count_matches`)."""
-    from ..core.errors import VerificationError
-    from ..problems.latent import hillclimb, matches
-
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
-    if duplicates not in DUPLICATES:
-        raise ValueError(f"unknown duplicates rule {duplicates!r}; choose one of "
-                         + ", ".join(DUPLICATES))
-    if restrict not in RESTRICTIONS:
-        raise ValueError(f"unknown restriction {restrict!r}; choose one of "
-                         + ", ".join(RESTRICTIONS))
+    _check_options(method, duplicates, restrict)
     pairs = list(pairs)
     allowed = [allowed_pairs(t, g, paths) if restrict == "sentence" else None
                for t, g in pairs]
@@ -333,6 +330,31 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     insts = [instance_of(t, g, variant, allowed=a) for (t, g), a in zip(pairs, allowed,
                                                                         strict=True)]
     counts = [_counts(t, g, variant) for t, g in pairs]
+    return _score_instances(insts, counts, pairs, dups, variant=variant, method=method,
+                            restarts=restarts, seed=seed, time_limit=time_limit,
+                            linking=linking, backend=backend, bnb_work=bnb_work, jobs=jobs)
+
+
+def _check_options(method: str, duplicates: str, restrict: str) -> None:
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
+    if duplicates not in DUPLICATES:
+        raise ValueError(f"unknown duplicates rule {duplicates!r}; choose one of "
+                         + ", ".join(DUPLICATES))
+    if restrict not in RESTRICTIONS:
+        raise ValueError(f"unknown restriction {restrict!r}; choose one of "
+                         + ", ".join(RESTRICTIONS))
+
+
+def _score_instances(insts, counts, pairs, dups, *, variant, method, restarts, seed,
+                     time_limit, linking, backend, bnb_work, jobs=1) -> CorpusScore:
+    """The methods of :func:`score_pairs` run on the pairs' instances (``counts``: (test, gold)
+    triples per pair; ``pairs``: the graphs, duplicates already dropped when counted once;
+    ``dups``: the :class:`Duplicate` records): what :func:`score_pairs` and
+    :class:`SmatchScorer` share, so that both give the same numbers."""
+    from ..core.errors import VerificationError
+    from ..problems.latent import hillclimb, matches
+
     times = {}
     hc = ex = [None] * len(insts)
     if method in ("exact", "both"):
@@ -345,6 +367,9 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
                         linking=linking, bnb_work=bnb_work)
         for k, r in enumerate(ex):  # every mapping recounted from the triples
             m = matches.mapping_rows(r.alignment)
+            if "branch and bound" in r.details.get("proven_by", {}):
+                ex[k] = r  # branch_and_bound recounted its mapping on this very instance
+                continue
             if matches.count_matches(insts[k], m) != r.objective:
                 raise VerificationError(f"pair {k}: the exact mapping does not score "
                                         f"{r.objective}")
@@ -436,6 +461,104 @@ def score_files(test_path, gold_path, **kwargs) -> CorpusScore:
     ``Duplicate.message(path)`` names the file of each duplicated triple."""
     return score_pairs(read_pairs(test_path, gold_path), paths=(str(test_path), str(gold_path)),
                        **kwargs)
+
+
+class SmatchScorer:
+    """Smatch inside a training or tuning loop: the gold graphs parsed, deduplicated and
+    compiled once, then scored against predictions again and again.
+
+        >>> from exactalign.metrics.smatch import SmatchScorer
+        >>> scorer = SmatchScorer(["(w / want-01 :ARG0 (b / boy))", "(g / go-02)"])
+        >>> c = scorer.score(["(w / want-01 :ARG0 (g / girl))"], indices=[0])
+        >>> c.totals("exact"), round(c.scores("exact").f1, 4), c.pairs[0].exact.status.value
+        ((3.0, 4, 4), 0.75, 'optimal')
+
+    ``references``: gold graphs, :class:`~exactalign.io.amr.AmrGraph` or PENMAN strings. The
+    options are :func:`score_pairs`'s and fixed for the scorer's life (``jobs`` aside: a loop
+    scores in its own process). What :meth:`score` does once per call is only what depends on
+    the predictions; each gold graph's duplicate triples, triple count and half of the matching
+    instance (a :class:`~exactalign.problems.latent.instance.LatentSide`, checked once) are
+    kept. :meth:`score` returns what :func:`score_pairs` returns on the same pairs and options
+    -- the same counts, statuses, bounds and mappings (``tests/test_inprocess.py``), the
+    hill-climber's generator seeded afresh at every call as :func:`score_pairs` seeds it."""
+
+    def __init__(self, references, *, method: str = "exact", variant: str = "full",
+                 duplicates: str = "set", restrict: str = "none", restarts: int = 4,
+                 seed: int = 0, time_limit: float | None = None, linking: str = "aggregated",
+                 backend: str = "highs", bnb_work: int | None = None):
+        _check_options(method, duplicates, restrict)
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown smatch variant {variant!r}; choose one of "
+                             + ", ".join(VARIANTS))
+        self.method, self.variant, self.duplicates, self.restrict = (method, variant,
+                                                                     duplicates, restrict)
+        self._options = {"restarts": restarts, "seed": seed, "time_limit": time_limit,
+                         "linking": linking, "backend": backend, "bnb_work": bnb_work}
+        #: the gold graphs as given (parsed)
+        self.references = tuple(_as_graph(g, "reference", k) for k, g in enumerate(references))
+        self._gold = []  # per reference: (graph counted, duplicates found, side, triples)
+        for g in self.references:
+            kept, found = distinct(g) if duplicates == "set" else (g, [])
+            self._gold.append((kept, tuple(found), side_of(kept, variant, "right"),
+                               _count(kept, variant)))
+
+    def __len__(self) -> int:
+        return len(self.references)
+
+    def score(self, predictions, indices=None) -> CorpusScore:
+        """Score ``predictions`` (graphs or PENMAN strings), the ``k``-th against reference
+        ``indices[k]`` (default: every reference in order; then there must be as many
+        predictions as references). A batch of one is a one-pair corpus: ``score([p],
+        indices=[i])``. Returns the :class:`CorpusScore` of :func:`score_pairs`, pairs
+        numbered by their position in the batch."""
+        predictions = list(predictions)
+        if indices is None:
+            if len(predictions) != len(self._gold):
+                raise InputError(f"{len(predictions)} predictions for {len(self._gold)} "
+                                 "references (give indices= to score a batch)")
+            indices = range(len(predictions))
+        elif len(indices) != len(predictions):
+            raise InputError(f"{len(indices)} indices for {len(predictions)} predictions")
+        from ..problems.latent.instance import LatentInstance
+
+        n = len(self._gold)
+        insts, counts, pairs, dups = [], [], [], []
+        for k, (p, i) in enumerate(zip(predictions, indices, strict=True)):
+            if not (isinstance(i, int) and 0 <= i < n):
+                raise InputError(f"prediction {k}: reference index {i!r} is not in 0..{n - 1}")
+            test = _as_graph(p, "prediction", k)
+            gold, gold_dups, gold_side, gold_count = self._gold[i]
+            if self.duplicates == "set":
+                test_kept, found = distinct(test)
+                dups += [Duplicate("test", k, test.line, t, c) for t, c in found]
+                dups += [Duplicate("gold", k, self.references[i].line, t, c)
+                         for t, c in gold_dups]
+            else:
+                test_kept = test
+            allowed = (allowed_pairs(test, self.references[i]) if self.restrict == "sentence"
+                       else None)
+            insts.append(LatentInstance.from_sides(side_of(test_kept, self.variant, "left"),
+                                                   gold_side, allowed))
+            counts.append((_count(test_kept, self.variant), gold_count))
+            pairs.append((test_kept, gold))
+        return _score_instances(insts, counts, pairs, dups, variant=self.variant,
+                                method=self.method, **self._options)
+
+
+def _as_graph(g, what: str, k: int) -> AmrGraph:
+    """``g`` itself when it is an :class:`AmrGraph`, else ``g`` parsed as PENMAN text (an
+    error names the ``what`` and its index ``k``)."""
+    if isinstance(g, AmrGraph):
+        return g
+    if not isinstance(g, str):
+        raise InputError(f"{what} {k}: an AMR graph is an AmrGraph or PENMAN text, not "
+                         f"{type(g).__name__}")
+    from ..io.amr import parse_graph
+
+    try:
+        return parse_graph(g)
+    except InputError as e:
+        raise InputError(f"{what} {k}: {e.message}") from None
 
 
 def matched_triples(test: AmrGraph, gold: AmrGraph, mapping, variant: str = "full") -> list:

@@ -82,7 +82,8 @@ One idea per module; each imports only those listed before it:
 * :mod:`~exactalign.metrics.coref.links` -- BLANC's link sets (:func:`blanc`, :class:`Blanc`);
 * :mod:`~exactalign.metrics.coref.scores` -- documents and corpora (:func:`score_document`,
   :func:`score_identified`, :func:`score_documents`, :func:`score_files`,
-  :class:`DocumentScores`, :class:`CorefScores`, :func:`conll_average`, :data:`METRICS`).
+  :class:`DocumentScores`, :class:`CorefScores`, :func:`conll_average`, :data:`METRICS`;
+  :class:`CorefScorer`, the keys prepared once for a training loop).
 * :mod:`~exactalign.metrics.coref.mina` -- minimum spans (MINA) from a mention's parse bits,
   as coval computes them;
 * :mod:`~exactalign.metrics.coref.coval` -- coval's options (``remove_singletons``,
@@ -111,6 +112,7 @@ from .memberships import Members
 from .muc_bcub_lea import b_cubed, lea, muc
 from .scores import (
     METRICS,
+    CorefScorer,
     CorefScores,
     DocumentScores,
     conll_average,
@@ -121,7 +123,8 @@ from .scores import (
 )
 
 __all__ = [
-    "CEAF_METHODS", "CEAF_PHI", "MAX_REPEATED", "METRICS", "Blanc", "Ceaf", "CorefScores",
+    "CEAF_METHODS", "CEAF_PHI", "MAX_REPEATED", "METRICS", "Blanc", "Ceaf", "CorefScorer",
+    "CorefScores",
     "DocumentScores", "Identified", "b_cubed", "blanc", "ceaf", "ceaf_instance",
     "conll_average", "identify", "lea", "muc", "score_document",
     "score_documents", "score_files", "score_identified",

@@ -90,13 +90,34 @@ def identify(key: Document, response: Document) -> Identified:
     Also computes the identification-of-mentions counts the reference prints first: recall
     ``found / distinct key mentions``, precision ``found / distinct response mentions``, where
     ``found`` counts the distinct key mentions the response contains."""
-    ids: dict[Mention, int] = {}
-    for cluster in key.clusters:
-        for m in cluster:
-            ids.setdefault(m, len(ids))
-    n_key = len(ids)
-    key_chains = tuple(np.array([ids[m] for m in c], dtype=np.int64) for c in key.clusters)
+    return identify_prepared(PreparedKey(key), response)
 
+
+class PreparedKey:
+    """The key's half of :func:`identify`, done once for a key document scored against many
+    responses (:func:`identify_prepared`): its mention ids, chains and memberships."""
+
+    __slots__ = ("name", "ids", "n_key", "chains", "members", "sizes")
+
+    def __init__(self, key: Document):
+        ids: dict[Mention, int] = {}
+        for cluster in key.clusters:
+            for m in cluster:
+                ids.setdefault(m, len(ids))
+        self.name = key.name
+        self.ids = ids
+        self.n_key = len(ids)
+        self.chains = tuple(_read_only(np.array([ids[m] for m in c], dtype=np.int64))
+                            for c in key.clusters)
+        # the key's memberships do not depend on the response's ids (numbered after the key's)
+        self.members = tuple(_read_only(a) for a in members(self.chains, self.n_key))
+        self.sizes = _read_only(np.array([len(c) for c in self.chains], dtype=np.int64))
+
+
+def identify_prepared(key: PreparedKey, response: Document) -> Identified:
+    """:func:`identify` with the key's half done beforehand (the same :class:`Identified`)."""
+    ids = dict(key.ids)
+    n_key = key.n_key
     met: set[Mention] = set()     # key mentions already met in the response
     kept: list[list[Mention]] = []
     repeated: list[tuple[Mention, int]] = []
@@ -117,6 +138,14 @@ def identify(key: Document, response: Document) -> Identified:
     response_chains = tuple(np.array([ids[m] for m in c], dtype=np.int64) for c in kept)
     n_response = len(met) + (len(ids) - n_key)
     spans = tuple(ids)  # insertion order is id order
-    return Identified(key.name, spans, n_key, key_chains, response_chains,
-                      PRF(float(len(met)), float(n_key), float(len(met)), float(n_response)),
-                      tuple(repeated))
+    out = Identified(key.name, spans, n_key, key.chains, response_chains,
+                     PRF(float(len(met)), float(n_key), float(len(met)), float(n_response)),
+                     tuple(repeated))
+    out.__dict__["key_members"] = key.members  # the cached properties, computed once
+    out.__dict__["key_sizes"] = key.sizes
+    return out
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False  # shared by every response scored against the key
+    return a

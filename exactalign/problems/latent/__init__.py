@@ -93,7 +93,7 @@ from .hillclimb import (
     hillclimb_result,
     smatch_pool,
 )
-from .instance import LatentInstance, compiled_view
+from .instance import LatentInstance, LatentSide, compiled_view
 from .matches import count_matches, mapping_rows, matched_pairs
 
 #: name -> module (relative to this package) of the names imported on first use (numpy).
@@ -122,9 +122,9 @@ _LAZY = {
 
 __all__ = ["BNB_MAX_DEPTH", "BNB_MAX_SIZE", "BNB_WORK_LIMIT", "UNDECIDED", "BnbOutcome",
            "bnb_result", "branch_and_bound", "DEFAULT_RESTARTS", "Climber", "hillclimb_mapping",
-           "hillclimb_result", "smatch_pool", "LatentInstance", "compiled_view", "count_matches",
-           "mapping_rows", "matched_pairs", "compile_arrays", "as_mapping_array", "check",
-           "decode_point", "ilp_model", "mapping_array", "model_point", "BRUTE_MAX_PAIRS",
+           "hillclimb_result", "smatch_pool", "LatentInstance", "LatentSide", "compiled_view",
+           "count_matches", "mapping_rows", "matched_pairs", "compile_arrays", "as_mapping_array",
+           "check", "decode_point", "ilp_model", "mapping_array", "model_point", "BRUTE_MAX_PAIRS",
            "brute_force", "BATCH_COLUMNS", "BYTES_PER_COLUMN", "INT_TOL", "LARGE_LP_COLUMNS",
            "component_labels", "solve_exact_many", "trivial_bound", "EXACT_METHODS", "HEURISTICS",
            "METHODS", "solve"]

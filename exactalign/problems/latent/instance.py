@@ -19,6 +19,37 @@ def _compiled_field(name: str, doc: str) -> property:
     return property(lambda self: self._compiled[name], doc=f"{doc} (compiled array)")
 
 
+class LatentSide:
+    """One side of a :class:`LatentInstance`, checked once: ``n`` variables, ``unary`` triples
+    ``(key, v)``, ``binary`` triples ``(key, v1, v2)`` and optional ``concepts`` (a label per
+    variable), as tuples. ``side`` (``"left"`` or ``"right"``) only names it in errors.
+    Immutable."""
+
+    __slots__ = ("n", "unary", "binary", "concepts")
+
+    def __init__(self, n: int, unary, binary, concepts: tuple | None = None, *,
+                 side: str = "left"):
+        if n < 0:
+            raise InputError(f"{side}: {n} variables")
+        unary = tuple(tuple(t) for t in unary)
+        binary = tuple(tuple(t) for t in binary)
+        for t in unary:
+            if not 0 <= t[1] < n:
+                raise InputError(f"{side} unary triple {t!r} names variable {t[1]} of {n}")
+        for t in binary:
+            if not (0 <= t[1] < n and 0 <= t[2] < n):
+                raise InputError(f"{side} binary triple {t!r} names a variable outside "
+                                 f"0..{n - 1}")
+        if concepts is not None and len(concepts) != n:
+            raise InputError(f"{side}: {len(concepts)} concepts for {n} variables")
+        for name, value in (("n", n), ("unary", unary), ("binary", binary),
+                            ("concepts", concepts)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"LatentSide is immutable: cannot assign {name!r}")
+
+
 class LatentInstance:
     """Left and right triples (see the package docstring).
 
@@ -34,27 +65,26 @@ class LatentInstance:
     def __init__(self, n_left: int, n_right: int, left_unary, left_binary, right_unary,
                  right_binary, left_concepts: tuple | None = None,
                  right_concepts: tuple | None = None, allowed: frozenset | None = None):
-        for side, n, un, bi in (("left", n_left, left_unary, left_binary),
-                                ("right", n_right, right_unary, right_binary)):
-            if n < 0:
-                raise InputError(f"{side}: {n} variables")
-            for t in un:
-                if not 0 <= t[1] < n:
-                    raise InputError(f"{side} unary triple {t!r} names variable {t[1]} of {n}")
-            for t in bi:
-                if not (0 <= t[1] < n and 0 <= t[2] < n):
-                    raise InputError(f"{side} binary triple {t!r} names a variable outside "
-                                     f"0..{n - 1}")
-        for side, n, c in (("left", n_left, left_concepts), ("right", n_right, right_concepts)):
-            if c is not None and len(c) != n:
-                raise InputError(f"{side}: {len(c)} concepts for {n} variables")
+        self._fill(LatentSide(n_left, left_unary, left_binary, left_concepts, side="left"),
+                   LatentSide(n_right, right_unary, right_binary, right_concepts,
+                              side="right"), allowed)
+
+    @classmethod
+    def from_sides(cls, left: LatentSide, right: LatentSide,
+                   allowed: frozenset | None = None) -> LatentInstance:
+        """The instance of two sides checked when they were made (:class:`LatentSide`): a side
+        scored again and again (a gold graph in a training loop) is checked once, not at every
+        instance."""
+        inst = object.__new__(cls)
+        inst._fill(left, right, allowed)
+        return inst
+
+    def _fill(self, left: LatentSide, right: LatentSide, allowed) -> None:
         d = self.__dict__
-        d["n_left"], d["n_right"] = n_left, n_right
-        d["left_unary"] = tuple(tuple(t) for t in left_unary)
-        d["left_binary"] = tuple(tuple(t) for t in left_binary)
-        d["right_unary"] = tuple(tuple(t) for t in right_unary)
-        d["right_binary"] = tuple(tuple(t) for t in right_binary)
-        d["left_concepts"], d["right_concepts"] = left_concepts, right_concepts
+        d["n_left"], d["n_right"] = left.n, right.n
+        d["left_unary"], d["left_binary"] = left.unary, left.binary
+        d["right_unary"], d["right_binary"] = right.unary, right.binary
+        d["left_concepts"], d["right_concepts"] = left.concepts, right.concepts
         d["allowed"] = None if allowed is None else frozenset(allowed)
 
     def allows(self, v: int, w: int) -> bool:
