@@ -18,7 +18,16 @@ family. Two kinds of timing (column ``timing``):
   computation itself -- inputs already built in memory -- is timed inside the child with
   ``time.perf_counter``: ``min_s``/``median_s`` of a second, warm call when the first took
   under a second (else of the first call), ``first_call_s`` the first call (lazy imports
-  included); ``process_median_s`` is still the whole child's wall time.
+  included); ``process_median_s`` is still the whole child's wall time;
+* ``loop`` -- the in-process table (issue 39): metrics called inside a training or tuning loop,
+  one call scoring a batch of 1, 10 or 100 documents, each tool through its own Python entry
+  point in a child of its own (:func:`experiments.timing.loop_task`), inputs built in the
+  API's own form before the clock starts, in CPU time (``time.process_time``): ``prepare_s``
+  our one-off set-up of the references (:class:`~exactalign.metrics.smatch.SmatchScorer`,
+  :class:`~exactalign.metrics.coref.CorefScorer`, :meth:`Metric.prepare
+  <exactalign.declared.metric.Metric.prepare>`; peers have none), ``first_call_s`` the first
+  call, ``min_s``/``median_s`` the steady state (the median call after the first, until
+  ``loop_min_seconds`` of CPU, at least 3 calls; min and median over the processes).
 
 Every row names what was timed (column ``version``): the distribution and release of a PyPI
 tool, the git commit of a peer's own checkout (``modified`` when tracked sources differ) and
@@ -59,6 +68,18 @@ Families (column ``family``) and tools (``role`` ``ours``/``peer``):
 ``latent``         in-process: declared ``smatch`` (latent variable matching) against
                    metametric's ``s_match``, memory capped at ``latent_mem_mb`` (its ILP is dense;
                    peak memory grows about as n³); size = variables a side.
+``loop-smatch``    in-process: ``SmatchScorer`` (``exact``, and ``hillclimb`` with 4 restarts;
+                   duplicates counted as smatch counts them) against smatch's
+                   ``get_amr_match`` per pair (``-r 1`` and ``-r 4``, counts summed as
+                   ``score_amr_pairs`` sums them) and Smatch++'s ``Smatchpp.process_pair``
+                   (hill-climber and ILP) on one-line PENMAN strings: the pilot Little Prince
+                   BART/T5 parses against gold, else synthetic trees; size = documents.
+``loop-coref``     in-process: ``CorefScorer`` (MUC, B³, CEAFm, CEAFe, BLANC) against scorch's
+                   functions (``muc``, ``b_cubed``, ``ceaf_m``, ``ceaf_e``, ``blanc``) on
+                   synthetic documents of ``loop_mentions`` key mentions; size = documents;
+                   score = mean per-document CEAFe F1.
+``loop-declared``  in-process: ``Metric.prepare`` of the declared ``coref-ceafe`` against
+                   metametric's ``ceaf_phi4`` (score and both self-scores), the same documents.
 ``te3``            ``exactalign temporal --mode te3`` against the TempEval-3 toolkit
                    (``TE3-evaluation.py GOLD SYS``, Python 2.7 and Java; optional) on the pilot
                    TE3-Platinum runs; size = documents.
@@ -84,10 +105,12 @@ an ILP solved to optimality, the Hungarian algorithm; hill-climbing and greedy m
 
 Invariants (:class:`ExperimentError`): exactalign's runs succeed (a timeout is recorded, not an
 error); where the tools compute the same number their scores are equal -- exact ``latent``,
-``sequence`` and ``ceaf`` against metametric (1e-9), CEAFe against the reference scorer (1e-4),
-``exactalign nugget --mapping kbp`` against EvmEval (as printed), te3 against the toolkit
-(1e-4); exactalign's proven score is never below a heuristic peer's (smatch -r 1/-r 4, the kbp
-mapping and EvmEval against ``--mapping exact``).
+``sequence``, ``ceaf`` and ``loop-declared`` against metametric (1e-9), ``loop-coref``'s CEAFe
+against scorch (1e-9), CEAFe against the reference scorer (1e-4), ``exactalign nugget
+--mapping kbp`` against EvmEval (as printed), te3 against the toolkit (1e-4); exactalign's
+proven score is never below a heuristic peer's (smatch -r 1/-r 4, the kbp mapping and EvmEval
+against ``--mapping exact``; in ``loop-smatch`` smatch -r 1/-r 4 and our hill-climber), and
+every exact in-process call of ours is proven optimal.
 """
 
 from __future__ import annotations
@@ -155,22 +178,34 @@ FULL = {
     "sequence_sizes": [10, 20, 50],
     "latent_sizes": [10, 20, 30, 40, 50],
     "te3_runs": ["sys_ning17_SP+ILP"],
+    # in-process (training loop) table: documents per call, mentions per coreference document
+    "loop_docs": [1, 10, 100],
+    "loop_families": ["loop-smatch", "loop-coref", "loop-declared"],
+    "loop_mentions": 60,
+    "loop_min_seconds": 0.5,   # steady state: calls until this much CPU (at least 3 calls)
+    "loop_tools": None,        # None: every tool of the in-process families
 }
 
 QUICK = {**FULL, "rounds": 3, "warmup": 0, "timeout_s": 60.0,
          "smatch_tools": ["exactalign", "smatch-r1"], "corpus_files": [],
          "pair_sizes": [20], "nugget_docs": [1], "nugget_demo": False,
          "coref_cases": ["TC-A-1"], "coref_sizes": [], "ceaf_sizes": [30],
-         "sequence_sizes": [10], "latent_sizes": [8], "te3_runs": []}
+         "sequence_sizes": [10], "latent_sizes": [8], "te3_runs": [],
+         "loop_docs": [2], "loop_min_seconds": 0.05,
+         "loop_tools": ["exactalign-exact", "smatch-r1", "exactalign", "scorch",
+                        "exactalign-declared", "metametric"]}
 
 COLUMNS = ("family", "dataset", "size", "size_unit", "tool", "version", "role", "timing", "runs",
-           "min_s", "median_s", "first_call_s", "process_median_s", "cpu_median_s", "peak_mb",
-           "model_nnz", "runs_s", "proven", "score", "status", "note", "error")
+           "min_s", "median_s", "first_call_s", "prepare_s", "process_median_s", "cpu_median_s",
+           "peak_mb", "model_nnz", "runs_s", "proven", "score", "status", "note", "error")
 
-FIGURES = ("cost_vs_size.png",)
+FIGURES = ("cost_vs_size.png", "inprocess.png")
+
+#: The in-process (training loop) families: one call scores 1, 10, 100 documents.
+LOOP_FAMILIES = ("loop-smatch", "loop-coref", "loop-declared")
 
 FAMILIES = ("smatch-corpus", "smatch-pair", "nugget", "coref", "ceaf", "sequence", "latent",
-            "te3")
+            "te3") + LOOP_FAMILIES
 COREF_METRICS = ["muc", "bcub", "ceafm", "ceafe", "blanc"]
 
 
@@ -514,6 +549,189 @@ def library_tools(family: str, config: dict) -> list[dict]:
                   mem=config["latent_mem_mb"], skip=mm, version=peer)]
 
 
+# in-process loop tasks (timing.loop_task): each defines prepare() -> state and
+# compute(state, n) -> {"score", ...}, scoring the first n documents of the inputs. Inputs are
+# built into each API's own form before the clock starts; the score of a call is the corpus F1
+# (smatch) or the mean per-document CEAFe F1 (coreference, declared).
+_LOOP_SMATCH_OURS = """\
+from exactalign.metrics.smatch import SmatchScorer
+METHOD = "@METHOD@"
+def prepare():  # the dev set's gold graphs, parsed and compiled once
+    return SmatchScorer(inputs["gold"], method=METHOD, duplicates="keep", restarts=4)
+def compute(scorer, n):
+    c = scorer.score(inputs["pred"][:n], indices=list(range(n)))
+    return {"score": c.scores(METHOD).f1,
+            "proven": all(p.result(METHOD).proven_optimal for p in c.pairs)}
+"""
+_LOOP_SMATCH_PEER = """\
+import smatch
+smatch.iteration_num = @RESTARTS@ + 1  # smatch.py -r R sets R + 1
+def prepare():
+    return None
+def compute(_, n):  # score_amr_pairs's loop: get_amr_match per pair, counts summed
+    M = T = G = 0
+    for test, gold in zip(inputs["pred"][:n], inputs["gold"][:n]):
+        m, t, g = smatch.get_amr_match(test, gold)
+        smatch.match_triple_dict.clear()
+        M, T, G = M + m, T + t, G + g
+    return {"score": smatch.compute_f(M, T, G)[2]}
+"""
+_LOOP_SMATCHPP = """\
+from smatchpp import Smatchpp, solvers
+def prepare():
+    return Smatchpp(alignmentsolver=solvers.get_solver("@SOLVER@"))
+def compute(scorer, n):  # process_pair per pair, its (match, match, test, gold) summed
+    M = T = G = 0.0
+    for test, gold in zip(inputs["pred"][:n], inputs["gold"][:n]):
+        match = scorer.process_pair(test, gold)[0]["main"]
+        M, T, G = M + float(match[0]), T + float(match[2]), G + float(match[3])
+    return {"score": 2 * M / (T + G) if T + G else 0.0}
+"""
+_LOOP_COREF_OURS = """\
+from exactalign.metrics.coref import CorefScorer
+keys = [[[tuple(m) for m in c] for c in doc] for doc in inputs["keys"]]
+responses = [[[tuple(m) for m in c] for c in doc] for doc in inputs["responses"]]
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")  # scorch's set
+def prepare():
+    return CorefScorer(keys, METRICS)
+def compute(scorer, n):
+    s = scorer.score(responses[:n], indices=list(range(n)))
+    return {"score": sum(d.scores["ceafe"].f1 for d in s.documents) / n,
+            "proven": all(d.ceaf[m].proven_optimal for d in s.documents
+                          for m in ("ceafm", "ceafe"))}
+"""
+_LOOP_COREF_SCORCH = """\
+import scorch.scores as sc
+keys = [[set(map(tuple, c)) for c in doc] for doc in inputs["keys"]]
+responses = [[set(map(tuple, c)) for c in doc] for doc in inputs["responses"]]
+def prepare():
+    return None
+def compute(_, n):  # what scorch's main computes per document, less its conll2012 average
+    f = 0.0
+    for k, r in zip(keys[:n], responses[:n]):
+        sc.muc(k, r)
+        sc.b_cubed(k, r)
+        sc.ceaf_m(k, r)
+        f += sc.ceaf_e(k, r)[2]
+        sc.blanc(k, r)
+    return {"score": f / n}
+"""
+_LOOP_DECLARED_OURS = """\
+from exactalign.declared.library import LIBRARY
+metric = LIBRARY["coref-ceafe"]()
+gold = [{"entities": doc} for doc in inputs["keys"]]
+pred = [{"entities": doc} for doc in inputs["responses"]]
+def prepare():
+    return metric.prepare(gold)
+def compute(prepared, n):
+    r = prepared.compute(predictions=pred[:n], indices=list(range(n)))
+    return {"score": sum(d.prf.f1 for d in r.documents) / n, "proven": r.proven_optimal}
+"""
+_LOOP_DECLARED_METAMETRIC = """\
+from metametric.metrics.coref import ceaf_phi4
+from metametric.structures.ie import Entity, EntitySet, Mention
+def entity_set(doc):
+    return EntitySet([Entity([Mention(*m) for m in e]) for e in doc])
+gold = [entity_set(doc) for doc in inputs["keys"]]
+pred = [entity_set(doc) for doc in inputs["responses"]]
+def prepare():
+    return None
+def compute(_, n):  # per document: score and both self-scores, as its coref suite computes
+    f = 0.0
+    for x, y in zip(pred[:n], gold[:n]):
+        sxy = ceaf_phi4.score(x, y)
+        sxx, syy = ceaf_phi4.score_self(x), ceaf_phi4.score_self(y)
+        r, p = sxy / syy, sxy / sxx
+        f += 2 * p * r / (p + r) if p + r else 0.0
+    return {"score": f / n}
+"""
+
+
+def loop_tools(family: str, config: dict) -> list[dict]:
+    """The tools of an in-process family (timing ``loop``): ours, then each peer's own Python
+    entry point (those named in ``loop_tools`` when it is not None)."""
+    keep = config.get("loop_tools")
+    return [t for t in _loop_tools(family, config) if keep is None or t["name"] in keep]
+
+
+def _loop_tools(family: str, config: dict) -> list[dict]:
+    mem, ours = config["mem_limit_mb"], _ours()
+
+    def tool(name, role, proven, code, skip="", version=ours):
+        return _tool(name, role, proven, "loop", code=code, mem=mem, skip=skip,
+                     version=version)
+
+    missing = "not installed (the peers extra)"
+    if family == "loop-smatch":
+        pp = "" if _importable("smatchpp") else missing
+        return [tool("exactalign-exact", "ours", True,
+                     _LOOP_SMATCH_OURS.replace("@METHOD@", "exact")),
+                tool("exactalign-hillclimb", "ours", False,
+                     _LOOP_SMATCH_OURS.replace("@METHOD@", "hillclimb")),
+                tool("smatch-r1", "peer", False, _LOOP_SMATCH_PEER.replace("@RESTARTS@", "1"),
+                     "" if _importable("smatch") else missing, _dist("smatch")),
+                tool("smatch-r4", "peer", False, _LOOP_SMATCH_PEER.replace("@RESTARTS@", "4"),
+                     "" if _importable("smatch") else missing, _dist("smatch")),
+                tool("smatchpp-hillclimb", "peer", False,
+                     _LOOP_SMATCHPP.replace("@SOLVER@", "hillclimber"), pp, _dist("smatchpp")),
+                tool("smatchpp-ilp", "peer", True, _LOOP_SMATCHPP.replace("@SOLVER@", "ilp"),
+                     pp or ("" if _importable("mip") else "mip not installed"),
+                     f"{_dist('smatchpp')}, {_dist('mip')}")]
+    if family == "loop-coref":
+        return [tool("exactalign", "ours", True, _LOOP_COREF_OURS),
+                tool("scorch", "peer", True, _LOOP_COREF_SCORCH,
+                     "" if _importable("scorch") else missing, _dist("scorch"))]
+    return [tool("exactalign-declared", "ours", True, _LOOP_DECLARED_OURS),
+            tool("metametric", "peer", True, _LOOP_DECLARED_METAMETRIC,
+                 "" if _importable("metametric") else missing, _dist("metametric"))]
+
+
+def amr_lines(path: Path) -> list[str]:
+    """The graphs of an AMR file as one-line strings, as smatch's ``generate_amr_lines``
+    builds them (comment lines dropped, lines stripped and joined by a space)."""
+    out = []
+    for block in re.split(r"\n\s*\n", path.read_text(encoding="utf-8")):
+        lines = [ln.strip() for ln in block.splitlines()
+                 if ln.strip() and not ln.lstrip().startswith("#")]
+        if lines:
+            out.append(" ".join(lines))
+    return out
+
+
+def loop_inputs(family: str, config: dict) -> tuple[dict, str]:
+    """The documents of an in-process family (the largest batch; a unit scores its first
+    ``n``) and where they come from. ``loop-smatch``: the pilot Little Prince BART/T5 parses
+    against their gold (``lp_bart_t5_vs_gold``, the first pairs in file order), else
+    synthetic trees (:func:`~experiments.smatch_gap.synthetic_bank`) against their ``relabel``
+    perturbation (rate 0.3); the coreference families: seeded synthetic documents of
+    ``loop_mentions`` key mentions (:func:`coref_clusters`, one seed per document)."""
+    n, seed = max(config["loop_docs"]), config["seed"]
+    if family == "loop-smatch":
+        data = resolve_data_dir()
+        if data.available:
+            pair = next((p for p in amr_pairs(data.require("amr"), ["lp_bart_t5_vs_gold"])),
+                        None)
+            if pair is not None:
+                return ({"pred": amr_lines(pair.test)[:n], "gold": amr_lines(pair.gold)[:n]},
+                        "lp_bart_t5_vs_gold")
+        from .smatch_gap import SYNTHETIC_CONCEPTS, SYNTHETIC_ROLES, perturb, synthetic_bank
+        from .smatch_walltime import amr_text
+
+        bank = synthetic_bank(n, seed)
+        rng = random.Random(f"{seed}-perf-loop")
+        pred = [perturb(g, "relabel", 0.3, rng, list(SYNTHETIC_CONCEPTS),
+                        list(SYNTHETIC_ROLES)) for g in bank]
+        one_line = [" ".join(t.split()) for t in amr_text(bank).strip().split("\n\n")]
+        pred_line = [" ".join(t.split()) for t in amr_text(pred).strip().split("\n\n")]
+        return {"pred": pred_line, "gold": one_line}, "synthetic"
+    keys, responses = [], []
+    for d in range(n):
+        k, r = coref_clusters(config["loop_mentions"], seed * 1_000_003 + d)
+        keys.append([[[m, m] for m in e] for e in k])
+        responses.append([[[m, m] for m in e] for e in r])
+    return {"keys": keys, "responses": responses}, f"synthetic-{config['loop_mentions']}"
+
+
 # --------------------------------------------------------------------------------------------
 # inputs
 # --------------------------------------------------------------------------------------------
@@ -679,6 +897,10 @@ def units(config: dict) -> list[dict]:
              "size_unit": "items"} for n in config["sequence_sizes"]]
     out += [{"family": "latent", "dataset": f"synthetic-{n}", "n": n, "size_unit": "variables"}
             for n in config["latent_sizes"]]
+    for fam in config.get("loop_families", ()):
+        source = loop_inputs(fam, config)[1]
+        out += [{"family": fam, "dataset": f"{source}[:{n}]", "n": n, "size": n,
+                 "size_unit": "documents"} for n in config["loop_docs"]]
     if data.available:
         te3 = data.require("temporal") / "te3-platinum"
         out += [{"family": "te3", "dataset": f"te3-platinum/{run}", "gold": str(te3 / "gold"),
@@ -759,6 +981,10 @@ def _prepare(unit: dict, config: dict, tmp: Path) -> tuple[int, list[dict], call
     if fam == "te3":
         return unit["size"], te3_tools(config, tmp), \
             lambda t: t["argv"] + [unit["gold"], unit["system"]]
+    if fam in LOOP_FAMILIES:
+        path = work / "inputs.json"
+        path.write_text(json.dumps(loop_inputs(fam, config)[0]), encoding="utf-8")
+        return unit["n"], loop_tools(fam, config), lambda t: path
     # in-process families: the inputs as JSON
     n = unit["n"]
     if fam == "ceaf":
@@ -828,6 +1054,10 @@ def run_unit(unit: dict, config: dict, tmp: Path, stopped: dict) -> list[dict]:
 
     def one(name: str, rnd: int):
         t = live[name][0]
+        if t["timing"] == "loop":
+            return timing.loop_task(t["code"], what(t), unit["n"], timeout=config["timeout_s"],
+                                    mem_limit_mb=t["mem"],
+                                    min_seconds=config["loop_min_seconds"], min_calls=3)
         if t["code"] is not None:
             return timing.python_task(t["code"], what(t), timeout=config["timeout_s"],
                                       mem_limit_mb=t["mem"])
@@ -852,7 +1082,7 @@ def run_unit(unit: dict, config: dict, tmp: Path, stopped: dict) -> list[dict]:
                          "min_s": config["timeout_s"] if status == "timeout" else None,
                          "peak_mb": _max(m.peak_mb for m in ms)})
             continue
-        if t["timing"] == "in-process":
+        if t["timing"] in ("in-process", "loop"):
             secs = [m.result.get("seconds") for m in ms]
             scores = {m.result.get("score") for m in ms}
             proven = all(m.result.get("proven", t["proven"]) for m in ms)
@@ -866,7 +1096,10 @@ def run_unit(unit: dict, config: dict, tmp: Path, stopped: dict) -> list[dict]:
         rows.append({**row, "runs": len(ms), "min_s": lo, "median_s": med,
                      "first_call_s": (timing.min_median([m.result.get("first_seconds")
                                                           for m in ms])[1]
-                                      if t["timing"] == "in-process" else None),
+                                      if t["timing"] in ("in-process", "loop") else None),
+                     "prepare_s": (timing.min_median([m.result.get("prepare_seconds")
+                                                      for m in ms])[1]
+                                   if t["timing"] == "loop" else None),
                      "process_median_s": timing.min_median([m.wall_s for m in ms])[1],
                      "cpu_median_s": timing.min_median([m.cpu_s for m in ms])[1],
                      "peak_mb": _max(m.peak_mb for m in ms),
@@ -897,14 +1130,20 @@ CHECKS = {
                  ("exactalign-dp", "metametric-ilp", "eq", 1e-6)],
     "latent": [("exactalign-declared", "metametric", "eq", 1e-9)],
     "te3": [("exactalign", "te3-toolkit", "eq", 1e-4)],
+    "loop-smatch": [("exactalign-exact", "smatch-r1", "le", 1e-9),
+                    ("exactalign-exact", "smatch-r4", "le", 1e-9),
+                    ("exactalign-exact", "exactalign-hillclimb", "le", 1e-9)],
+    "loop-coref": [("exactalign", "scorch", "eq", 1e-9)],
+    "loop-declared": [("exactalign-declared", "metametric", "eq", 1e-9)],
 }
 
 
 def _check(name: str, family: str, rows: list[dict]) -> None:
     done = {r["tool"]: r for r in rows if r["status"] == "ok"}
     for r in done.values():
-        if r["role"] == "ours" and r["proven"] is False and r["tool"].endswith(
-                ("-dp", "-declared")):
+        if r["role"] == "ours" and r["proven"] is False and (r["tool"].endswith(
+                ("-dp", "-declared")) or (r["timing"] == "loop"
+                                          and r["tool"] != "exactalign-hillclimb")):
             raise ExperimentError(f"{name}: {r['tool']} did not prove its answer optimal")
     for ours, peer, rel, tol in CHECKS.get(family, []):
         if ours not in done or peer not in done:
@@ -972,10 +1211,11 @@ def _yn(v) -> str:
     return "yes" if v is True else "no" if v is False else "–"
 
 
-def pairs(rows: list[dict]):
-    """``(ours row, peer row)`` per unit, every ours tool against every peer tool that ran."""
+def pairs(rows: list[dict], loop: bool = False):
+    """``(ours row, peer row)`` per unit, every ours tool against every peer tool that ran;
+    the in-process (training loop) families only with ``loop``, else the others."""
     keyed: dict = {}
-    for r in rows:
+    for r in _loop(rows, loop):
         keyed.setdefault((r["family"], r["dataset"]), []).append(r)
     for sel in keyed.values():
         ours = [r for r in sel if r["role"] == "ours" and r["status"] == "ok"]
@@ -985,9 +1225,70 @@ def pairs(rows: list[dict]):
                 yield o, p
 
 
+def _loop(rows: list[dict], loop: bool) -> list[dict]:
+    """The rows of the in-process (training loop) families (``loop``), or the others."""
+    return [r for r in rows if (r["family"] in LOOP_FAMILIES) == loop]
+
+
+def _ms(seconds) -> str:
+    return "–" if seconds in (None, "") else f"{1000 * float(seconds):.3g}"
+
+
+def loop_summary(rows: list[dict]) -> str:
+    """The in-process table: per family and batch size, ours against each peer -- CPU time
+    per call in the steady state and on the first call, our one-off preparation, the ratios,
+    proven, peak memory -- and where each peer's answer is a heuristic's."""
+    rows = _loop(rows, True)
+    if not rows:
+        return ""
+    lines = ["| family | input | docs | ours | ours steady ms | ours first ms | ours prepare ms "
+             "| peer | peer steady ms | peer first ms | ratio steady | ratio first | "
+             "proven (ours/peer) | peak MB (ours/peer) |",
+             "|---|---|---:|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|"]
+    for o, p in pairs(rows, loop=True):
+        ok = p["status"] == "ok" and p["median_s"] and p["first_call_s"]
+        steady = f"{o['median_s'] / p['median_s']:.3g}" if ok else "–"
+        first = f"{o['first_call_s'] / p['first_call_s']:.3g}" if ok else "–"
+        lines.append(f"| {o['family']} | {o['dataset'].rsplit('[', 1)[0]} | {o['size']} | "
+                     f"{o['tool']} | {_ms(o['median_s'])} | {_ms(o['first_call_s'])} | "
+                     f"{_ms(o['prepare_s'])} | {p['tool']} | "
+                     f"{_ms(p['median_s']) if p['status'] == 'ok' else p['status']} | "
+                     f"{_ms(p['first_call_s'])} | {steady} | {first} | "
+                     f"{_yn(o['proven'])}/{_yn(p['proven'])} | {_mb(o)}/{_mb(p)} |")
+    heur = sorted({r["tool"] for r in rows if r["role"] == "peer" and r["proven"] is False
+                   and r["status"] != "skipped"})
+    lines += ["", "In-process: each tool in a process of its own, importing only its library, "
+              "its inputs built before the clock starts; CPU time (``time.process_time``) of "
+              "one call scoring the first ``docs`` documents: ``first`` the first call (lazy "
+              "imports and caches included), ``steady`` the median of the calls after it "
+              "(until 0.5 s of CPU, at least 3), each the median over the recorded processes; "
+              "``prepare`` our one-off set-up of the references (peers have none: their "
+              "every call parses and prepares both sides). Ratio < 1: exactalign is faster."]
+    timed: dict = {}
+    for r in rows:
+        if r["status"] != "skipped" and r.get("version"):
+            timed.setdefault(r["tool"], set()).add(r["version"])
+    if timed:
+        lines += ["", "Versions timed: " + "; ".join(f"{t}: {', '.join(sorted(v))}"
+                                                     for t, v in timed.items()) + "."]
+    if heur:
+        lines += ["", "Heuristic peers (proven no: their score is a hill-climber's, not a "
+                  "proven optimum, so their time buys a weaker answer than exactalign's exact "
+                  "rows): " + ", ".join(heur) + "."]
+    return "\n".join(lines) + "\n"
+
+
 def summary(rows: list[dict]) -> str:
     """One line per (input, our tool, peer tool): median time of each, their ratio, proven,
-    peak memory; then the fitted growth exponents and the skipped peers."""
+    peak memory; then the fitted growth exponents and the skipped peers; then the in-process
+    table (:func:`loop_summary`)."""
+    loop = loop_summary(rows)
+    main = _loop(rows, False)
+    return _main_summary(main) + ("\n### In-process (a training loop's calls)\n\n" + loop
+                                  if loop else "")
+
+
+def _main_summary(rows: list[dict]) -> str:
     lines = ["| family | dataset | size | ours | ours s | peer | peer s | ratio ours/peer | "
              "proven (ours/peer) | peak MB (ours/peer) | timing |",
              "|---|---|---:|---|---:|---|---:|---:|---|---:|---|"]
@@ -1074,11 +1375,13 @@ def headline(rows: list[dict], meta: dict | None = None) -> dict:
     """The summary's line: per family, the range of exactalign's time over the peer's."""
     parts = []
     for fam in FAMILIES:
-        ratios = [o["median_s"] / p["median_s"] for o, p in pairs(rows)
+        loop = fam in LOOP_FAMILIES
+        ratios = [o["median_s"] / p["median_s"] for o, p in pairs(rows, loop)
                   if o["family"] == fam and p["status"] == "ok" and p["median_s"]
-                  and o["tool"] != "exactalign-kbp"]
+                  and o["tool"] not in ("exactalign-kbp", "exactalign-hillclimb")]
         if ratios:
-            parts.append(f"{fam} {min(ratios):.2g}–{max(ratios):.2g}x")
+            parts.append(f"{fam} {min(ratios):.2g}–{max(ratios):.2g}x"
+                         + (" per call (steady)" if loop else ""))
     timeouts = sorted({f"{r['tool']} ({r['family']}, {r['size']} {r['size_unit']})"
                        for r in rows if r["role"] == "peer" and r["status"] in
                        ("timeout", "memory")})
@@ -1099,7 +1402,8 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     from .runner import completed_rows
 
     plt = plot.pyplot()
-    rows = completed_rows(csv_path)
+    everything = completed_rows(csv_path)
+    rows = _loop(everything, False)
     fams = [f for f in FAMILIES if any(r["family"] == f and r["status"] != "skipped"
                                        for r in rows)]
     fig, axes = plot.panels(plt, max(1, len(fams)), ncols=3, height=2.4)
@@ -1136,7 +1440,42 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
         ax.legend(fontsize=6, loc="upper left")
     if not fams:
         axes[0].text(0.5, 0.5, "no timed rows", ha="center", va="center")
-    return [plot.save(fig, Path(out_dir) / "cost_vs_size.png")]
+    return [plot.save(fig, Path(out_dir) / "cost_vs_size.png"),
+            loop_figure(plt, _loop(everything, True), Path(out_dir))]
+
+
+def loop_figure(plt, rows: list[dict], out_dir: Path) -> Path:
+    """``inprocess.png``: per in-process family, CPU time per call against the documents a
+    call scores (log-log), one colour per tool: steady state solid, first call dashed."""
+    fams = [f for f in LOOP_FAMILIES if any(r["family"] == f and r["status"] == "ok"
+                                            for r in rows)]
+    fig, axes = plot.panels(plt, max(1, len(fams)), ncols=3, height=2.6)
+    for ax, fam in zip(axes, fams, strict=False):
+        tools = list(dict.fromkeys(r["tool"] for r in rows if r["family"] == fam
+                                   and r["status"] == "ok"))
+        for i, tool in enumerate(tools):
+            ok = sorted((r for r in rows if r["family"] == fam and r["tool"] == tool
+                         and r["status"] == "ok" and r["median_s"]), key=lambda r: r["size"])
+            style = plot.series_style(i)
+            proven = "" if ok[0]["proven"] else " (heuristic)"
+            ax.plot([r["size"] for r in ok], [r["median_s"] for r in ok],
+                    label=tool + proven, **style)
+            first = [r for r in ok if r["first_call_s"]]
+            ax.plot([r["size"] for r in first], [r["first_call_s"] for r in first],
+                    color=style["color"], linestyle="--", linewidth=0.8, alpha=0.7)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        lo, hi = ax.get_ylim()
+        ax.set_ylim(lo, hi * (hi / lo) ** (0.12 * len(tools)))
+        _log_ticks(ax)
+        ax.set_xlabel("documents per call")
+        ax.set_ylabel("CPU s per call")
+        ax.set_title(f"{fam} (dashed: first call)", fontsize=8)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=6, loc="upper left")
+    if not fams:
+        axes[0].text(0.5, 0.5, "no in-process rows", ha="center", va="center")
+    return plot.save(fig, out_dir / "inprocess.png")
 
 
 def _log_ticks(ax, narrow: float = 100.0) -> None:

@@ -226,6 +226,64 @@ def python_task(code: str, inputs_path, *, timeout: float | None = None,
     return m
 
 
+#: Wraps a loop task's code, which defines ``prepare()`` (the references' part, done once;
+#: returns a state) and ``compute(state, n)`` (one call on the first ``n`` documents, returning
+#: a dict: ``score`` and anything else) from ``inputs``; the wrapper times them in CPU time
+#: (``time.process_time``): ``prepare``, the first call, then calls until ``{min_seconds}`` s of
+#: CPU or ``{max_calls}`` calls (at least ``{min_calls}``).
+_LOOP_TASK = """\
+import json, statistics, sys, time
+inputs = json.load(open(sys.argv[1], encoding="utf-8"))
+n = int(sys.argv[2])
+{code}
+clock = time.process_time
+t = clock()
+state = prepare()
+prepare_s = clock() - t
+t = clock()
+result = compute(state, n)
+first = clock() - t
+calls, total = [], 0.0
+while len(calls) < {max_calls} and (len(calls) < {min_calls} or total < {min_seconds}):
+    t = clock()
+    again = compute(state, n)
+    calls.append(clock() - t)
+    total += calls[-1]
+    if again.get("score") != result.get("score"):
+        raise SystemExit("a call scored %r, the first %r" % (again.get("score"),
+                                                             result.get("score")))
+result.update(prepare_seconds=prepare_s, first_seconds=first, seconds=statistics.median(calls),
+              min_seconds=min(calls), mean_seconds=total / len(calls), calls=len(calls))
+print("@@RESULT " + json.dumps(result))
+"""
+
+
+def loop_task(code: str, inputs_path, n: int, *, timeout: float | None = None,
+              mem_limit_mb: float | None = None, python: str | None = None,
+              min_seconds: float = 0.5, min_calls: int = 5, max_calls: int = 2000) -> Measured:
+    """The in-process (training loop) benchmark of one tool: ``code`` (run under ``python -c``
+    in a child of its own, importing only its library) reads ``inputs`` and defines
+    ``prepare()`` and ``compute(state, n)``; the child times, in CPU time
+    (``time.process_time``, so that another process on the machine does not count),
+    ``prepare()`` once, the first ``compute`` call (``first_seconds``: lazy imports and caches
+    included) and then the steady state: calls until ``min_seconds`` of CPU (at least
+    ``min_calls``, at most ``max_calls``), ``seconds`` their median, ``min_seconds`` and
+    ``mean_seconds``. Every call must return the first call's ``score``. ``Measured.result``
+    holds these and what ``compute`` returned; ``peak_mb`` is the child's own peak memory."""
+    m = measure([python or sys.executable, "-c",
+                 _LOOP_TASK.format(code=code, min_seconds=float(min_seconds),
+                                   min_calls=int(min_calls), max_calls=int(max_calls)),
+                 str(inputs_path), str(int(n))],
+                timeout=timeout, mem_limit_mb=mem_limit_mb)
+    for line in m.stdout.splitlines():
+        if line.startswith("@@RESULT "):
+            m.result = json.loads(line[len("@@RESULT "):])
+    if m.ok and not m.result:
+        m.returncode = -1
+        m.stderr += "\nno result line printed"
+    return m
+
+
 def alternating(tools: Sequence[str], rounds: int, warmup: int,
                 run_one: Callable[[str, int], Measured | None], *,
                 keep: Callable[[Measured], bool] = lambda m: True) -> list[tuple[int, str, Measured]]:

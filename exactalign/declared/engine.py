@@ -108,14 +108,16 @@ class Evaluator:
         (:meth:`resume`)."""
         return dict(self._self), dict(self._keys), tuple(self.statuses), self.solves
 
-    def resume(self, snapshot: tuple) -> None:
+    def resume(self, snapshot: tuple, *, memos_only: bool = False) -> None:
         """Continue from a :meth:`snapshot`: its memos, statuses and solves count as this
-        evaluation's own."""
+        evaluation's own (``memos_only``: its memos alone -- self-scores are always exact and
+        keys do not depend on the method, so any evaluation may take them)."""
         memo, keys, statuses, solves = snapshot
         self._self.update(memo)
         self._keys.update(keys)
-        self.statuses.extend(statuses)
-        self.solves += solves
+        if not memos_only:
+            self.statuses.extend(statuses)
+            self.solves += solves
 
     # -- matching ----------------------------------------------------------------------------
     def match(self, node: Match, x, y, *, want_alignment: bool = False) -> Outcome:

@@ -284,7 +284,7 @@ class Metric:
                 out = ev.latent(self.spec, ref, pred)
                 sx, sy = ev._latent_self(self.spec, ref), ev._latent_self(self.spec, pred)
             out = Outcome(out.value, out.normalized, sx, sy, _with_status(out.result, ev))
-            self._verify(out, ref, pred, direction, seed)
+            self._verify(out, ref, pred, direction, seed, None if state is None else state[k])
             outs.append(out)
         if self.directional:
             rec, pre = outs
@@ -326,15 +326,19 @@ class Metric:
         inst = bipartite.BipartiteInstance(len(X), len(Y), rows, cols, w, spec.constraint)
         return bipartite.witness(inst, alignment, backend=backend)
 
-    def _verify(self, out: Outcome, ref, pred, direction, seed) -> None:
+    def _verify(self, out: Outcome, ref, pred, direction, seed, reference=None) -> None:
         """Recompute the root score from the returned alignment, pair by pair, through the
-        declaration's plain similarity (no candidate index, no special algorithm)."""
+        declaration's plain similarity (no candidate index, no special algorithm).
+        ``reference``: the reference's :meth:`Evaluator.snapshot` (:class:`PreparedMetric`),
+        whose self-scores and keys the check may take instead of computing them again."""
         res = out.result
         if not isinstance(self.spec, Match) or res.alignment is None:
             return
         X, Y = self.spec.items(ref), self.spec.items(pred)
         check = Evaluator("greedy" if res.method in ("greedy", "hillclimb") else "exact",
                           direction, seed)
+        if reference is not None:
+            check.resume(reference, memos_only=True)
         total = math.fsum(self.spec.element.sim(X[i], Y[j], check)
                           for i, j in res.alignment.tolist())
         if not close(total, out.value):
