@@ -231,3 +231,51 @@ def test_cores_used_is_cpu_over_wall_per_tool():
             {"tool": "b", "status": "ok", "cpu_median_s": None, "process_median_s": 1.0},
             {"tool": "c", "status": "timeout", "cpu_median_s": 9.0, "process_median_s": 1.0}]
     assert performance.cores_used(rows) == {"a": (0.5, 1.5)}
+
+
+def test_loop_task_times_prepare_first_call_and_steady_state(tmp_path):
+    inputs = tmp_path / "inputs.json"
+    inputs.write_text(json.dumps({"docs": [1, 2, 3]}))
+    code = ("def prepare():\n    return sum(inputs['docs'])\n"
+            "def compute(state, n):\n    return {'score': state + sum(inputs['docs'][:n])}\n")
+    m = timing.loop_task(code, inputs, 2, timeout=60, min_seconds=0.0, min_calls=4)
+    assert m.ok, m.stderr
+    r = m.result
+    assert r["score"] == 6 + 3 and r["calls"] == 4
+    for k in ("prepare_seconds", "first_seconds", "seconds", "min_seconds", "mean_seconds"):
+        assert r[k] >= 0
+    assert r["min_seconds"] <= r["seconds"]
+    # a call that scores differently from the first fails the run
+    flaky = ("import itertools\nk = itertools.count()\ndef prepare():\n    return None\n"
+             "def compute(state, n):\n    return {'score': next(k)}\n")
+    assert not timing.loop_task(flaky, inputs, 1, timeout=60, min_seconds=0.0).ok
+
+
+def test_loop_summary_table_ratios_and_heuristic_peers():
+    base = {"family": "loop-smatch", "dataset": "x[:10]", "size": 10, "size_unit": "documents",
+            "timing": "loop", "status": "ok", "peak_mb": 20.0, "version": "v"}
+    rows = [{**base, "tool": "exactalign-exact", "role": "ours", "median_s": 0.001,
+             "first_call_s": 0.002, "prepare_s": 0.01, "proven": True},
+            {**base, "tool": "smatch-r4", "role": "peer", "median_s": 0.004,
+             "first_call_s": 0.004, "prepare_s": None, "proven": False},
+            {**base, "family": "coref", "dataset": "c", "tool": "exactalign", "role": "ours",
+             "timing": "command", "median_s": 0.2, "first_call_s": None, "proven": True}]
+    text = performance.loop_summary(rows)
+    line = next(ln for ln in text.splitlines() if ln.startswith("| loop-smatch"))
+    assert "| 10 | exactalign-exact | 1 | 2 | 10 | smatch-r4 | 4 | 4 | 0.25 | 0.5 |" in line
+    assert "Heuristic peers" in text and "smatch-r4" in text.split("Heuristic peers")[1]
+    assert "coref" not in text.split("\n\n")[0]  # the command-line rows stay in the main table
+    full = performance.summary(rows)
+    assert "### In-process" in full and "loop-smatch" not in full.split("### In-process")[0]
+    assert "loop-smatch 0.25–0.25x per call" in performance.headline(rows)["finding"]
+
+
+def test_loop_inputs_are_seeded_and_sized():
+    cfg = {**performance.QUICK, "loop_docs": [1, 4], "loop_mentions": 30}
+    a, source = performance.loop_inputs("loop-coref", cfg)
+    b, _ = performance.loop_inputs("loop-declared", cfg)
+    assert a == b and source == "synthetic-30"
+    assert len(a["keys"]) == len(a["responses"]) == 4
+    assert all(sum(map(len, k)) == 30 for k in a["keys"])
+    tools = [t["name"] for t in performance.loop_tools("loop-smatch", cfg)]
+    assert tools == ["exactalign-exact", "smatch-r1"]
