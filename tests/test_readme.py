@@ -56,3 +56,15 @@ def test_readme_declared_metrics_commands_run():
             rc = cli.main(argv)
         # validate exits 1 when it finds the heuristic short of the optimum (it does: first fit)
         assert rc == (1 if argv[0] == "validate" else 0), line
+
+
+def test_readme_training_loop_example_prints_its_comments():
+    block = re.search(r"```python\n(.*?)```", _section(README.read_text(encoding="utf-8"),
+                                                        "In a training loop"), re.S).group(1)
+    expected = [line.split("#", 1)[1].strip() for line in block.splitlines()
+                if line.startswith("print(") and "#" in line]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(block, str(README), "exec"), {})
+    assert out.getvalue().splitlines() == expected
+    assert len(expected) == 3
