@@ -13,7 +13,6 @@ from ...core.result import Result
 from ...problems import bipartite
 from ..aggregation import PRF
 from .identification import Identified
-from .memberships import shared
 
 #: The CEAF variants and their similarity.
 CEAF_PHI = {"ceafm": "mention", "ceafe": "entity"}
@@ -30,7 +29,7 @@ def ceaf_instance(d: Identified, phi: str) -> bipartite.BipartiteInstance:
     ``φ3 = |K∩R|`` (``phi="mention"``) or ``φ4 = 2|K∩R|/(|K|+|R|)`` (``"entity"``); ``|K∩R|``
     counts the mentions of ``K`` that ``R`` contains (the Perl ``SIMEntityBased``)."""
     nR = len(d.response_chains)
-    codes, inter, _ = shared(d.key_members, d.response_members, d.n_ids, nR)  # K x R
+    codes, inter, _ = d.key_response_shared  # K x R
     rows, cols = codes // max(nR, 1), codes % max(nR, 1)
     if phi == "mention":
         w = inter.astype(np.float64)

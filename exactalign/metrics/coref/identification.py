@@ -12,7 +12,7 @@ import numpy as np
 
 from ...io.conll import Document, Mention
 from ..aggregation import PRF
-from .memberships import Members, incidence, last_chain, members
+from .memberships import Members, by_chain_of, incidence, last_chain, members, shared
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -82,6 +82,22 @@ class Identified:
     @cached_property
     def response_of(self) -> np.ndarray:
         return last_chain(self.response_members, self.n_ids)
+
+    # -- joins several metrics take (computed once per document) -------------------------------
+    @cached_property
+    def response_by_key(self):
+        """:func:`~exactalign.metrics.coref.memberships.by_chain_of` of the response's
+        memberships by key chain (``R x K``: how many of a response chain's mentions have each
+        key chain as theirs): MUC, B³ and LEA's precision take it."""
+        return by_chain_of(self.response_members, self.key_of, len(self.key_chains))
+
+    @cached_property
+    def key_response_shared(self):
+        """:func:`~exactalign.metrics.coref.memberships.shared` of the key's memberships with
+        the response's (``K x R``, the key's counts of the mentions they share): both CEAFs'
+        weights."""
+        return shared(self.key_members, self.response_members, self.n_ids,
+                      len(self.response_chains))
 
 
 def identify(key: Document, response: Document) -> Identified:

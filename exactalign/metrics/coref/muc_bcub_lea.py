@@ -13,7 +13,7 @@ from .memberships import Members, by_chain_of, descending_first_touch, shared
 def muc(d: Identified) -> PRF:
     """MUC as ``MUCScorer``: a response chain's correct links are its mentions, grouped by
     their key chain, minus one per group."""
-    _, n, _ = by_chain_of(d.response_members, d.key_of, len(d.key_chains))  # R x K
+    _, n, _ = d.response_by_key  # R x K
     correct = float(np.maximum(n - 1, 0).sum())
     key_links = float(np.maximum(d.key_sizes - 1, 0).sum())
     response_links = float(np.maximum(d.response_sizes - 1, 0).sum())
@@ -41,7 +41,7 @@ def _b_cubed_terms(d: Identified) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     of ``R`` in ``K`` -- in the order of scipy's ``n * c`` (see :func:`b_cubed`)."""
     nK = len(d.key_chains)
     w = max(nK, 1)
-    n_codes, n, n_first = by_chain_of(d.response_members, d.key_of, nK)   # positions by K
+    n_codes, n, n_first = d.response_by_key   # positions by K
     c_codes, c, c_first = shared(d.response_members, d.key_members, d.n_ids, nK)  # |R ∩ K|
     nc = n * c[np.searchsorted(c_codes, n_codes)]
     if not (descending_first_touch(n_codes, n_first, nK)
@@ -54,15 +54,17 @@ def _b_cubed_terms(d: Identified) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def lea(d: Identified) -> PRF:
     """LEA (coval's ``lea``): recall over key chains, precision over response chains."""
     r_num = _lea_side(d.key_members, d.key_sizes, d.response_of, d.response_sizes)
-    p_num = _lea_side(d.response_members, d.response_sizes, d.key_of, d.key_sizes)
+    p_num = _lea_side(d.response_members, d.response_sizes, d.key_of, d.key_sizes,
+                      d.response_by_key)
     return PRF(r_num, float(d.key_sizes.sum()), p_num, float(d.response_sizes.sum()))
 
 
 def _lea_side(members: Members, sizes: np.ndarray, other_of: np.ndarray,
-              other_sizes: np.ndarray) -> float:
+              other_sizes: np.ndarray, by_other=None) -> float:
     if not len(sizes):
         return 0.0
-    codes, n, _ = by_chain_of(members, other_of, len(other_sizes))  # positions by other chain
+    codes, n, _ = (by_chain_of(members, other_of, len(other_sizes)) if by_other is None
+                   else by_other)  # positions by other chain
     common = np.zeros(len(sizes))
     # whole numbers: their float sums are exact in any order
     np.add.at(common, codes // max(len(other_sizes), 1), n * (n - 1) / 2)
