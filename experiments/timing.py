@@ -228,15 +228,17 @@ def python_task(code: str, inputs_path, *, timeout: float | None = None,
 
 #: Wraps a loop task's code, which defines ``prepare()`` (the references' part, done once;
 #: returns a state) and ``compute(state, n)`` (one call on the first ``n`` documents, returning
-#: a dict: ``score`` and anything else) from ``inputs``; the wrapper times them in CPU time
-#: (``time.process_time``): ``prepare``, the first call, then calls until ``{min_seconds}`` s of
-#: CPU or ``{max_calls}`` calls (at least ``{min_calls}``).
+#: a dict: ``score`` and anything else) from ``inputs``; the wrapper times in CPU time
+#: (``time.process_time``) the code itself, ``prepare``, the first call, then calls until
+#: ``min_seconds`` of CPU or ``max_calls`` calls (at least ``min_calls``): :func:`loop_task`.
 _LOOP_TASK = """\
 import json, statistics, sys, time
 inputs = json.load(open(sys.argv[1], encoding="utf-8"))
 n = int(sys.argv[2])
-{code}
 clock = time.process_time
+t = clock()
+{code}
+setup_s = clock() - t
 t = clock()
 state = prepare()
 prepare_s = clock() - t
@@ -252,7 +254,8 @@ while len(calls) < {max_calls} and (len(calls) < {min_calls} or total < {min_sec
     if again.get("score") != result.get("score"):
         raise SystemExit("a call scored %r, the first %r" % (again.get("score"),
                                                              result.get("score")))
-result.update(prepare_seconds=prepare_s, first_seconds=first, seconds=statistics.median(calls),
+result.update(setup_seconds=setup_s, prepare_seconds=prepare_s, first_seconds=first,
+              seconds=statistics.median(calls),
               min_seconds=min(calls), mean_seconds=total / len(calls), calls=len(calls))
 print("@@RESULT " + json.dumps(result))
 """
@@ -265,6 +268,7 @@ def loop_task(code: str, inputs_path, n: int, *, timeout: float | None = None,
     in a child of its own, importing only its library) reads ``inputs`` and defines
     ``prepare()`` and ``compute(state, n)``; the child times, in CPU time
     (``time.process_time``, so that another process on the machine does not count),
+    the code itself (``setup_seconds``: its imports and building its inputs),
     ``prepare()`` once, the first ``compute`` call (``first_seconds``: lazy imports and caches
     included) and then the steady state: calls until ``min_seconds`` of CPU (at least
     ``min_calls``, at most ``max_calls``), ``seconds`` their median, ``min_seconds`` and

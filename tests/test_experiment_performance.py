@@ -242,7 +242,8 @@ def test_loop_task_times_prepare_first_call_and_steady_state(tmp_path):
     assert m.ok, m.stderr
     r = m.result
     assert r["score"] == 6 + 3 and r["calls"] == 4
-    for k in ("prepare_seconds", "first_seconds", "seconds", "min_seconds", "mean_seconds"):
+    for k in ("setup_seconds", "prepare_seconds", "first_seconds", "seconds", "min_seconds",
+              "mean_seconds"):
         assert r[k] >= 0
     assert r["min_seconds"] <= r["seconds"]
     # a call that scores differently from the first fails the run
@@ -255,14 +256,15 @@ def test_loop_summary_table_ratios_and_heuristic_peers():
     base = {"family": "loop-smatch", "dataset": "x[:10]", "size": 10, "size_unit": "documents",
             "timing": "loop", "status": "ok", "peak_mb": 20.0, "version": "v"}
     rows = [{**base, "tool": "exactalign-exact", "role": "ours", "median_s": 0.001,
-             "first_call_s": 0.002, "prepare_s": 0.01, "proven": True},
+             "first_call_s": 0.002, "prepare_s": 0.01, "to_first_s": 0.3, "proven": True},
             {**base, "tool": "smatch-r4", "role": "peer", "median_s": 0.004,
-             "first_call_s": 0.004, "prepare_s": None, "proven": False},
+             "first_call_s": 0.004, "prepare_s": None, "to_first_s": 0.1, "proven": False},
             {**base, "family": "coref", "dataset": "c", "tool": "exactalign", "role": "ours",
              "timing": "command", "median_s": 0.2, "first_call_s": None, "proven": True}]
     text = performance.loop_summary(rows)
     line = next(ln for ln in text.splitlines() if ln.startswith("| loop-smatch"))
-    assert "| 10 | exactalign-exact | 1 | 2 | 10 | smatch-r4 | 4 | 4 | 0.25 | 0.5 |" in line
+    assert ("| 10 | exactalign-exact | 1 | 2 | 10 | 300 | smatch-r4 | 4 | 4 | 100 | 0.25 | 0.5 "
+            "| 3 |") in line
     assert "Heuristic peers" in text and "smatch-r4" in text.split("Heuristic peers")[1]
     assert "coref" not in text.split("\n\n")[0]  # the command-line rows stay in the main table
     full = performance.summary(rows)
