@@ -177,7 +177,7 @@ def run_unit(unit: dict) -> list[dict]:
         "weights": unit["weights"], "size": size, "n_ref": inst.n_ref, "n_pred": inst.n_pred,
         "degree": unit["degree"], "kind": unit["kind"], "replicate": unit["replicate"],
         "seed": unit["seed"], "instance_seed": f"{unit['seed']}-{size}-{unit['replicate']}",
-        "num_pairs": inst.num_pairs, "components": results["exact"].components,
+        "num_pairs": inst.num_pairs, "components": _components(inst),
         "ilp_rows": model.A.shape[0], "ilp_build_s": build_s, "exact_objective": exact_obj,
         "repeats": repeats, "error": None,
     }
@@ -206,6 +206,14 @@ def run_unit(unit: dict) -> list[dict]:
 # ------------------------------------------------------------------------------------------
 # run
 # ------------------------------------------------------------------------------------------
+def _components(inst: bipartite.BipartiteInstance) -> int:
+    """The connected components of ``inst``'s candidate graph that hold a pair."""
+    from exactalign.core.decompose import bipartite_components
+
+    comps = bipartite_components(inst.n_ref, inst.n_pred, inst.rows, inst.cols)
+    return int((comps.sizes()[2] > 0).sum())
+
+
 def units(config: dict) -> list[dict]:
     """The independent units (instances) of ``config``, largest first (better load balance)."""
     for w in config["weights"]:

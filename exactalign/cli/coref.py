@@ -140,11 +140,9 @@ def run_coref(args: argparse.Namespace) -> int:
     if options.any:
         return _run_coval(args, metrics, options)
     metrics = [m for m in coref.METRICS if m in metrics or "all" in metrics]
-    # The command reports CEAF's values and a heuristic's gap, never the exact alignment, so
-    # any optimal one will do: the exact path then needs no scipy (bipartite.LP_MAX_PAIRS).
     scores = coref.score_files(args.key, args.response, metrics, ceaf_method=args.ceaf_method,
                                compare_exact=True, max_repeated=args.max_repeated,
-                               any_optimum=True, **solve_options(args))
+                               **solve_options(args))
     return _print_conll(args, scores)
 
 
@@ -196,7 +194,7 @@ def _run_coval(args: argparse.Namespace, metrics: list[str], options) -> int:
     metrics = [m for m in coval.METRICS if m in metrics or "all" in metrics]
     scores = coval.score_files(args.key, args.response, metrics, options=options,
                                ceaf_method=args.ceaf_method, compare_exact=True,
-                               any_optimum=True, **solve_options(args))
+                               **solve_options(args))
     return _print_conll(args, scores,
                         note="; scored as coval does with " + ", ".join(options.words()))
 

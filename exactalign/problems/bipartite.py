@@ -17,11 +17,10 @@ kind      a reference item is matched to          a predicted item is matched to
 The four faces of the problem (:mod:`exactalign.registry` lists every problem's):
 
 * exact: :func:`ilp_model` (every kind, through any backend) and :func:`exact_special` (the
-  assignment problem for 1:1 -- stars by their best pair, tiny components with a unique
-  optimum by enumeration, ``linear_sum_assignment`` on other small components, a sparse
-  Jonker-Volgenant matching on large ones, or, for a caller that needs only the optimum's
-  value (``any_optimum``), the rest together as one assignment LP on HiGHS while they are small
-  (:data:`LP_MAX_PAIRS`) -- and closed forms for the other kinds);
+  assignment problem for 1:1 -- one item on a side by its best pair, ``linear_sum_assignment``
+  when the dense matrix is small (:data:`DENSE_CELLS`), the sparse Jonker-Volgenant matching of
+  ``scipy.sparse.csgraph`` otherwise, on the whole instance -- and closed forms for the other
+  kinds);
 * heuristics reproducing published procedures, with their tie-breaking: :func:`greedy`,
   :func:`pilot2015`, :func:`ref_order`;
 * :func:`brute_force` for tiny inputs (enumerates matchings, independent of the ILP);
@@ -40,11 +39,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.arrays import distinct
 from ..core.arrays import frozen as _frozen
 from ..core.decompose import bipartite_components
 from ..core.errors import (
-    ExactAlignError,
     InfeasibleAlignmentError,
     InputError,
     ModelTooLargeError,
@@ -59,7 +56,7 @@ if TYPE_CHECKING:
     import scipy.sparse as sp
 
 # scipy (sparse matrices, the assignment solvers) is imported by the functions that use it, not
-# here: a one-document command whose components are small never loads it (0.3-0.6 s of start-up).
+# here: the instance, the heuristics and the checker need numpy alone.
 
 #: kind -> (capacity of a reference item, capacity of a predicted item); None = unlimited.
 KINDS: dict[str, tuple[int | None, int | None]] = {
@@ -75,28 +72,6 @@ DENSE_CELLS = 40_000
 
 #: brute_force refuses instances with more candidate pairs than this.
 BRUTE_MAX_PAIRS = 20
-
-#: 1:1 instances (or components) with at most this many candidate pairs are first solved by
-#: :func:`_unique_optimum_edges`, which needs no solver; it answers only when the optimum is
-#: unique, so the answer is the one every exact path would give.
-UNIQUE_MAX_PAIRS = 12
-
-#: :func:`_unique_optimum_edges` calls an optimum unique when every other alignment is lighter
-#: by more than this, relative to ``max(1, optimum)``.
-UNIQUE_MARGIN = 1e-9
-
-#: With ``any_optimum`` (:func:`solve`: the caller needs the optimum's value, not which of tied
-#: optimal alignments), the 1:1 components that no shortcut settles (stars, tiny unique optima)
-#: are solved together as one assignment LP on HiGHS (:func:`_lp_assignment_edges`) when they
-#: hold at most this many candidate pairs in all, else by ``linear_sum_assignment`` (or the
-#: sparse matching) one by one, as without it. The matching LP of a bipartite graph has integral
-#: vertices and HiGHS' simplex returns one; highspy imports in about 10 ms, scipy.optimize in
-#: about 0.33 s (scipy 1.17 loads its array-API layer and most of scipy), which on a one-document
-#: command is most of the run. The LP costs about 1 ms at 30 pairs and 5 ms at 1,000 (measured
-#: on random instances). Without ``any_optimum`` the alignment stays ``linear_sum_assignment``'s:
-#: the experiments count how far heuristic alignments are from it, and on tied optima HiGHS'
-#: vertex is another one (measured: 352 of 6,712 rows of ``coref_ere_gap`` would change).
-LP_MAX_PAIRS = 2_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -266,7 +241,7 @@ def check(inst: BipartiteInstance, alignment) -> float:
     if (idx < 0).any():
         r, c = a[np.flatnonzero(idx < 0)[0]]
         raise InfeasibleAlignmentError(f"pair ({r}, {c}) is not a candidate (weight 0)")
-    if len(distinct(idx)) != len(idx):
+    if len(np.unique(idx)) != len(idx):
         raise InfeasibleAlignmentError("the alignment repeats a pair")
     ref_cap, pred_cap = inst.caps
     for side, col, cap in (("reference", 0, ref_cap), ("predicted", 1, pred_cap)):
@@ -360,95 +335,29 @@ def _best_per(group: np.ndarray, weights: np.ndarray, other: np.ndarray) -> np.n
     return order[first]
 
 
-def _shortcut_edges(inst: BipartiteInstance) -> np.ndarray | None:
-    """Edges of a maximum-weight 1:1 matching when a shortcut settles it -- no pairs, one item on
-    a side (its best pair), or a tiny instance with a unique optimum -- else ``None``."""
+def _assignment_edges(inst: BipartiteInstance) -> np.ndarray:
+    """Edges of a maximum-weight 1:1 matching of the whole instance (connected or not): none
+    without pairs, the best pair when one side has a single item, else
+    ``linear_sum_assignment`` on the dense matrix (at most :data:`DENSE_CELLS` cells) or
+    :func:`_sparse_assignment_edges`.
+
+    One call on the whole instance, not one per connected component: measured with scipy
+    loaded, on CEAF instances of generated coreference documents (20-1,000 mentions) the
+    per-component path took 1.4-2.5x as long (1,000 mentions: 1.9 ms against 0.78 ms), and on
+    random instances of 10-5,000 items a side (one component each) the two are within 10%."""
     if inst.num_pairs == 0:
         return np.zeros(0, dtype=np.int64)
     if inst.n_ref == 1:
         return _best_per(inst.rows, inst.weights, inst.cols)
     if inst.n_pred == 1:
         return _best_per(inst.cols, inst.weights, inst.rows)
-    if inst.num_pairs <= UNIQUE_MAX_PAIRS:
-        return _unique_optimum_edges(inst)
-    return None
-
-
-def _assignment_edges(inst: BipartiteInstance, any_optimum: bool = False) -> np.ndarray:
-    """Edges of a maximum-weight 1:1 matching of a (connected or not) instance
-    (``any_optimum``: :data:`LP_MAX_PAIRS`)."""
-    edges = _shortcut_edges(inst)
-    if edges is None and any_optimum and inst.num_pairs <= LP_MAX_PAIRS:
-        edges = _lp_assignment_edges(inst)
-    return _general_assignment_edges(inst) if edges is None else edges
-
-
-def _lp_assignment_edges(inst: BipartiteInstance) -> np.ndarray | None:
-    """Edges of a maximum-weight 1:1 matching read off an optimal vertex of the assignment LP
-    (:func:`ilp_model` relaxed, HiGHS' simplex), or ``None`` if HiGHS fails or does not return
-    an optimal integral point (the caller then takes :func:`_general_assignment_edges`). The
-    bipartite matching polytope is integral, so every vertex is a matching and an optimal one is
-    a maximum-weight matching; the caller's dual certificate proves it all the same."""
-    if inst.num_pairs == 0:
-        return np.zeros(0, dtype=np.int64)
-    try:
-        out = solve_model(ilp_model(inst).relax(), "highs", SolveOptions(lp_method="simplex"))
-    except ExactAlignError:  # e.g. the command's time budget is spent: the other path answers
-        return None
-    if out.status is not Status.OPTIMAL or out.x is None:
-        return None
-    x = np.asarray(out.x)
-    if np.abs(x - np.round(x)).max(initial=0.0) > 1e-6:
-        return None
-    return np.flatnonzero(x > 0.5)
-
-
-def _general_assignment_edges(inst: BipartiteInstance) -> np.ndarray:
-    """Edges of a maximum-weight 1:1 matching by ``linear_sum_assignment`` (at most
-    :data:`DENSE_CELLS` cells) or the sparse matching."""
-    r, p = inst.n_ref, inst.n_pred
-    if r * p <= DENSE_CELLS:
+    if inst.n_ref * inst.n_pred <= DENSE_CELLS:
         from scipy.optimize import linear_sum_assignment
 
-        W = inst.to_dense()
-        ri, ci = linear_sum_assignment(W, maximize=True)
+        ri, ci = linear_sum_assignment(inst.to_dense(), maximize=True)
         idx = inst.pair_index(np.stack([ri, ci], axis=1))
         return idx[idx >= 0]
     return _sparse_assignment_edges(inst)
-
-
-def _without_pair(inst: BipartiteInstance, e: int) -> BipartiteInstance:
-    """``inst`` without candidate pair ``e`` (dropping a pair keeps the canonical order, so
-    there is nothing to re-validate)."""
-    keep = np.ones(inst.num_pairs, dtype=bool)
-    keep[e] = False
-    sub = object.__new__(BipartiteInstance)
-    for name, value in (("n_ref", inst.n_ref), ("n_pred", inst.n_pred),
-                        ("rows", _frozen(inst.rows[keep])), ("cols", _frozen(inst.cols[keep])),
-                        ("weights", _frozen(inst.weights[keep])), ("kind", inst.kind)):
-        object.__setattr__(sub, name, value)
-    return sub
-
-
-def _unique_optimum_edges(inst: BipartiteInstance) -> np.ndarray | None:
-    """Edges of the maximum-weight alignment of a tiny 1:1 instance (at most
-    :data:`BRUTE_MAX_PAIRS` pairs) when it is *unique* -- every other alignment lighter by more
-    than :data:`UNIQUE_MARGIN` (relative) -- else ``None``; no scipy.
-
-    :func:`brute_force` finds an optimal alignment ``M``; it is unique iff, for each pair ``e``
-    of ``M``, the instance without ``e`` has a lighter optimum: any other alignment misses some
-    pair of ``M`` (one that contains all of ``M`` and more weighs more, weights being positive),
-    so it is an alignment of some instance without ``e``. A unique optimum is what every exact
-    algorithm returns, ``linear_sum_assignment`` included (its rounding error is many orders
-    below the margin), so the alignment -- not only its weight -- is the general path's; on a
-    tie the caller takes that path."""
-    best, al = brute_force(inst)
-    edges = inst.pair_index(al)
-    limit = best - UNIQUE_MARGIN * max(1.0, best)
-    for e in edges.tolist():
-        if brute_force(_without_pair(inst, e))[0] >= limit:
-            return None
-    return edges
 
 
 def _sparse_assignment_edges(inst: BipartiteInstance) -> np.ndarray:
@@ -482,13 +391,13 @@ def _sparse_assignment_edges(inst: BipartiteInstance) -> np.ndarray:
     return idx[idx >= 0]
 
 
-def exact_special(inst: BipartiteInstance, any_optimum: bool = False) -> np.ndarray:
+def exact_special(inst: BipartiteInstance) -> np.ndarray:
     """Edges of an optimal alignment without an ILP: the assignment problem for 1:1
-    (``any_optimum``: :data:`LP_MAX_PAIRS`); for 1:N each predicted item takes its best
+    (:func:`_assignment_edges`); for 1:N each predicted item takes its best
     reference; for N:1 each reference its best predicted item; for N:N every candidate pair
     (weights are positive)."""
     if inst.kind == "1:1":
-        return _assignment_edges(inst, any_optimum)
+        return _assignment_edges(inst)
     if inst.kind == "1:N":
         return _best_per(inst.cols, inst.weights, inst.rows)
     if inst.kind == "N:1":
@@ -755,19 +664,16 @@ METHODS = EXACT_METHODS + tuple(HEURISTICS)
 def solve(inst: BipartiteInstance, method: str = "exact", *, backend: str = "highs",
           time_limit: float | None = None, mip_rel_gap: float = 0.0, threads: int = 1,
           seed: int = 0, decompose: bool = True, warm_start: bool = True,
-          certify_exact: bool = True, any_optimum: bool = False) -> Result:
+          certify_exact: bool = True) -> Result:
     """Solve ``inst`` with ``method`` and return a verified :class:`Result`.
 
-    ``exact``    the special paths of :func:`exact_special`, per component, proven by a dual
-                 certificate (:func:`certify`; its bound is the result's ``bound``, and an
-                 alignment it does not prove optimal raises ``VerificationError``).
+    ``exact``    the special paths of :func:`exact_special` on the whole instance (one
+                 subproblem: ``decompose`` is the ILP's), proven by a dual certificate
+                 (:func:`certify`; its bound is the result's ``bound``, and an alignment it
+                 does not prove optimal raises ``VerificationError``).
                  ``certify_exact=False`` skips the certificate (about 20% faster on large 1:1
                  instances) and rests the proof on the algorithm alone
-                 (``details["proof"] == "algorithm"``). ``any_optimum=True``: any optimal
-                 alignment will do (the caller uses the value), so the 1:1 components past
-                 the shortcuts are solved as one assignment LP on HiGHS instead of by
-                 ``linear_sum_assignment``, sparing the 0.33 s import of scipy.optimize
-                 (:data:`LP_MAX_PAIRS`); the value and the proof are the same.
+                 (``details["proof"] == "algorithm"``).
     ``ilp``      the ILP of :func:`ilp_model` through ``backend``, per connected component,
                  warm-started from the greedy alignment; ``time_limit`` is an overall budget:
                  a component reached after it ran out keeps its warm start and a trivial bound.
@@ -790,7 +696,7 @@ def solve(inst: BipartiteInstance, method: str = "exact", *, backend: str = "hig
         return Result(Status.OPTIMAL, obj, obj, al, method, time.perf_counter() - t0,
                       backend=None, nodes=None)
     if method == "exact":
-        return _solve_exact(inst, decompose, certify_exact, t0, any_optimum)
+        return _solve_exact(inst, certify_exact, t0)
     options = SolveOptions(time_limit=time_limit, mip_rel_gap=mip_rel_gap, threads=threads,
                            seed=seed)
     return _solve_ilp(inst, backend, options, decompose, warm_start, t0)
@@ -807,41 +713,10 @@ def _components(inst: BipartiteInstance, decompose: bool):
         yield comps.members(int(k))
 
 
-def _solve_exact(inst: BipartiteInstance, decompose: bool, certify_exact: bool,
-                 t0: float, any_optimum: bool = False) -> Result:
+def _solve_exact(inst: BipartiteInstance, certify_exact: bool, t0: float) -> Result:
     special = "assignment" if inst.kind == "1:1" else "closed-form"
-    if inst.kind != "1:1" or not decompose:
-        edges = exact_special(inst, any_optimum)
-        ncomp = 1
-    else:
-        comps = bipartite_components(inst.n_ref, inst.n_pred, inst.rows, inst.cols)
-        n_l, n_r, n_e = comps.sizes()
-        # Stars (one reference or one predicted item) are solved in one vectorised pass.
-        star_comp = (n_e > 0) & ((n_l == 1) | (n_r == 1))
-        star_edge = star_comp[comps.edge_label]
-        parts = [_best_per(comps.edge_label[star_edge], inst.weights[star_edge],
-                           inst.cols[star_edge] * inst.n_ref + inst.rows[star_edge])]
-        parts[0] = np.flatnonzero(star_edge)[parts[0]]
-        hard = []  # (edge ids, sub-instance) of the components no shortcut settles
-        for k in np.flatnonzero((n_e > 0) & ~star_comp):
-            refs, preds, edges_k = comps.members(int(k))
-            sub = inst._restrict(refs, preds, edges_k)
-            found = _shortcut_edges(sub)
-            if found is None:
-                hard.append((edges_k, sub))
-            else:
-                parts.append(edges_k[found])
-        if hard and any_optimum and sum(len(e) for e, _ in hard) <= LP_MAX_PAIRS:
-            # one LP for all of them (its blocks are independent): one solver call
-            union = np.sort(np.concatenate([e for e, _ in hard]))
-            found = _lp_assignment_edges(inst._restrict(
-                np.unique(inst.rows[union]), np.unique(inst.cols[union]), union))
-            if found is not None:
-                parts.append(union[found])
-                hard = []
-        parts += [e[_general_assignment_edges(sub)] for e, sub in hard]
-        edges = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-        ncomp = int((n_e > 0).sum())
+    edges = exact_special(inst)
+    ncomp = int(inst.num_pairs > 0)
     al = _alignment_from_edges(inst, edges)
     obj = check(inst, al)
     bound, proof = obj, "algorithm"

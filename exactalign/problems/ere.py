@@ -80,7 +80,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.arrays import distinct
 from ..core.errors import InfeasibleAlignmentError, ModelTooLargeError, VerificationError
 from ..core.result import Result
 from . import bipartite
@@ -317,7 +316,7 @@ def check(p: SpanPairs, mapping: Mapping, *, keep_exact: bool = True) -> tuple[i
     """Verify a mapping (1:1, candidate pairs only, flags and overlaps as in ``p``, and -- with
     ``keep_exact`` -- every step-1 exact match present) and return its (count, overlap)."""
     a = np.asarray(mapping.pairs, dtype=np.int64).reshape(-1, 2)
-    if len(distinct(a[:, 0])) != len(a) or len(distinct(a[:, 1])) != len(a):
+    if len(np.unique(a[:, 0])) != len(a) or len(np.unique(a[:, 1])) != len(a):
         raise InfeasibleAlignmentError("a mention is mapped twice")
     key = p.rows * max(p.n_b, 1) + p.cols
     pos = np.searchsorted(key, a[:, 0] * max(p.n_b, 1) + a[:, 1])

@@ -475,8 +475,7 @@ def score_document(d: CovalDocument, metrics: Iterable[str] = METRICS, *,
             scores[m] = PRF(num, c.prf.recall_den, num, c.prf.precision_den)
             solves[m] = c.result
             if compare_exact and ceaf_method in CEAF_HEURISTICS:
-                exact[m] = bipartite.solve(inst, "exact",
-                                           any_optimum=solve_options.get("any_optimum", False))
+                exact[m] = bipartite.solve(inst, "exact")
                 best, got = exact[m].objective, c.result.objective
                 if got is not None and best - got > GAP_TOL * max(1.0, best):
                     witnesses[m] = ceaf_witness(ident, inst, c.result.alignment, best)

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core.arrays import distinct
 from ..aggregation import PRF, prf_dict
 from .identification import Identified
 from .memberships import Members
@@ -69,7 +68,7 @@ def blanc(d: Identified) -> Blanc:
     def restricted(codes):
         return codes[common[codes // max(n, 1)] & common[codes % max(n, 1)]]
 
-    blocked = distinct(np.concatenate((restricted(k.blocked), restricted(r.blocked)))).size
+    blocked = np.unique(np.concatenate((restricted(k.blocked), restricted(r.blocked)))).size
     isect_nc = m * (m - 1) // 2 - blocked + int((k.self_noncoref & r.self_noncoref).sum())
     isect_c = np.intersect1d(k.coref, r.coref, assume_unique=True).size
     return Blanc(PRF(float(isect_c), float(k.coref.size), float(isect_c), float(r.coref.size)),
@@ -103,8 +102,8 @@ def _links(members: Members, n: int) -> _LinkSets:
     dst = src + np.arange(int(after.sum())) - np.repeat(np.cumsum(after) - after, after) + 1
     codes, both = np.unique(ids[src] * n + ids[dst], return_counts=True)
     a, b = codes // max(n, 1), codes % max(n, 1)
-    twice = distinct(ids[count >= 2])
-    coref = distinct(np.concatenate((codes, twice * n + twice)))
+    twice = np.unique(ids[count >= 2])
+    coref = np.unique(np.concatenate((codes, twice * n + twice)))
     blocked = np.sort(codes[both == c[a] * c[b]])
     present = c > 0
     p = int(present.sum())

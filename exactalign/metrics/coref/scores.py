@@ -140,8 +140,7 @@ def score_identified(d: Identified, metrics: Iterable[str] = METRICS, *,
             scores[m], solves[m] = c.prf, c.result
             if compare_exact and ceaf_method in CEAF_HEURISTICS:
                 inst = ceaf_instance(d, CEAF_PHI[m])
-                exact[m] = bipartite.solve(inst, "exact",
-                                           any_optimum=solve_options.get("any_optimum", False))
+                exact[m] = bipartite.solve(inst, "exact")
                 best, got = exact[m].objective, c.result.objective
                 if got is not None and best - got > GAP_TOL * max(1.0, best):
                     witnesses[m] = ceaf_witness(d, inst, c.result.alignment, best)
@@ -220,20 +219,14 @@ class CorefScorer:
     :func:`score_documents`, fixed for the scorer's life. :meth:`score` returns what
     :func:`score_documents` returns on the same pairs with the same options: the same
     :class:`CorefScores`, mention counts, MUC, B³, BLANC and LEA counts
-    (``tests/test_inprocess.py``). One difference of path: the exact CEAF alignment of a
-    document is solved as one assignment problem (``decompose=False``, proven optimal by its
-    dual certificate as always) instead of component by component; on documents of tens of
-    entities that costs a quarter of the time. Its value is the same optimum; where optimal
-    alignments tie, the alignment may be another one and its summed φ4 weights may differ in
-    the last bits (``solve_options`` ``decompose=True`` restores the one-shot path)."""
+    (``tests/test_inprocess.py``), CEAF's alignments included."""
 
     def __init__(self, keys, metrics=METRICS, *, ceaf_method: str = "exact",
                  max_repeated: int | None = MAX_REPEATED, **solve_options):
         self.metrics = _check_metrics(metrics, ceaf_method)
         self.ceaf_method = ceaf_method
         self.max_repeated = max_repeated
-        self._options = {"decompose": False, **solve_options} if ceaf_method == "exact" \
-            else dict(solve_options)
+        self._options = dict(solve_options)
         self.keys = tuple(_document(k, "key", i) for i, k in enumerate(keys))
         self._prepared = tuple(PreparedKey(k) for k in self.keys)
 

@@ -124,7 +124,7 @@ def _round(sub: LatentInstance, xp: np.ndarray, climb: bool = True,
     lu, li = np.unique(sub.pair_left[keep], return_inverse=True)
     ru, ri = np.unique(sub.pair_right[keep], return_inverse=True)
     bi = bipartite.BipartiteInstance(len(lu), len(ru), li, ri, w[keep])
-    al = bipartite.solve(bi, "exact", certify_exact=False, any_optimum=True).alignment
+    al = bipartite.solve(bi, "exact", certify_exact=False).alignment
     start = [-1] * sub.n_left
     for a, b in zip(lu[al[:, 0]].tolist(), ru[al[:, 1]].tolist(), strict=True):
         start[a] = b
