@@ -73,10 +73,10 @@ def test_help_lists_commands_without_importing_heavy_modules():
 
 
 @pytest.mark.parametrize("command", ["nugget", "coref"])
-def test_one_document_imports_no_solver_nor_numpy_ma(tmp_path, command):
-    """A one-document nugget or coreference command, exact mapping included, needs numpy but
-    not scipy, a solver, penman or ``numpy.ma`` (which numpy 2.4's plain ``np.unique`` imports:
-    10-25 ms of such a command's start-up)."""
+def test_one_document_imports_no_solver_nor_penman(tmp_path, command):
+    """A one-document nugget or coreference command, exact mapping included, needs numpy and
+    scipy's assignment but no solver (HiGHS, PuLP) and no penman: the modules of the other
+    families are imported only when they run."""
     from tests.test_json_every_command import GOLD_TBF, KEY_CONLL, RESP_CONLL, SYS_TBF
 
     if command == "nugget":
@@ -93,7 +93,7 @@ def test_one_document_imports_no_solver_nor_numpy_ma(tmp_path, command):
             "from exactalign.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             f"    rc = main({argv!r})\n"
-            "heavy = ('numpy.ma', 'scipy', 'highspy', 'pulp', 'penman')\n"
+            "heavy = ('highspy', 'pulp', 'penman')\n"
             "print('LOADED', [m for m in heavy if m in sys.modules], 'numpy' in sys.modules, rc)\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
@@ -101,12 +101,11 @@ def test_one_document_imports_no_solver_nor_numpy_ma(tmp_path, command):
     assert "LOADED [] True 0" in proc.stdout, proc.stdout + proc.stderr
 
 
-def test_a_300_mention_document_loads_no_scipy_and_scores_as_the_scipy_path(tmp_path,
-                                                                            monkeypatch, capsys):
-    """CEAF's components that no shortcut settles (14 here, 6 of them with tied optima) are
-    solved as one assignment LP on HiGHS, which imports in ~10 ms where scipy.optimize takes
-    ~0.33 s; the scores are those of linear_sum_assignment's path."""
-    from exactalign.problems import bipartite
+def test_a_300_mention_document_scores_ceaf_as_the_ilp(tmp_path, capsys):
+    """The command's exact CEAF (one assignment on the whole entity graph, 14 components of
+    which 6 have tied optima) gives the ILP's counts, per component, on a 300-mention
+    document."""
+    from exactalign.metrics import coref
     from experiments.performance import coref_clusters, write_conll
 
     key, resp = coref_clusters(300, 0)
@@ -114,24 +113,14 @@ def test_a_300_mention_document_loads_no_scipy_and_scores_as_the_scipy_path(tmp_
     write_conll(tmp_path / "r.conll", resp, 315)
     argv = ["coref", str(tmp_path / "k.conll"), str(tmp_path / "r.conll"), "--metric", "ceafm",
             "ceafe", "--json"]
-    code = ("import sys, contextlib, io\n"
-            "from exactalign.cli import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            f"    rc = main({argv!r})\n"
-            "print('LOADED', sorted(m for m in ('scipy', 'highspy') if m in sys.modules), rc)\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
-    assert "LOADED ['highspy'] 0" in proc.stdout, proc.stdout + proc.stderr
-
-    def scores():
-        assert cli.main(argv) == 0
-        out = json.loads(capsys.readouterr().out)
-        return [(m, out["overall"][m]["counts"]) for m in ("ceafm", "ceafe")]
-
-    lp = scores()
-    monkeypatch.setattr(bipartite, "LP_MAX_PAIRS", 0)
-    assert lp == scores()
-    assert lp[0][1]["recall_num"] == 222.0  # CEAF-m: 222 of the 300 key mentions
+    assert cli.main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    ilp = coref.score_files(tmp_path / "k.conll", tmp_path / "r.conll", ("ceafm", "ceafe"),
+                            ceaf_method="ilp")
+    for m in ("ceafm", "ceafe"):
+        counts = out["overall"][m]["counts"]
+        assert counts["recall_num"] == pytest.approx(ilp.overall[m].recall_num, abs=1e-9)
+    assert out["overall"]["ceafm"]["counts"]["recall_num"] == 222.0  # 222 of 300 key mentions
 
 
 def test_python_m_exactalign_runs_the_command():

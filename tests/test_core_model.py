@@ -1,12 +1,8 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
 
 from exactalign import InputError, LinearModel
-from exactalign.core.arrays import distinct
 from exactalign.core.model import binary_model
 from exactalign.core.sparse import Csr
 
@@ -73,15 +69,3 @@ def test_write_lp_file_writes_named_model(tmp_path):
     write_lp_file(small(), path)
     text = path.read_text()
     assert "max" in text.lower() and "+5 a" in text and "+3 c" in text and "bin" in text.lower()
-
-
-@given(hnp.arrays(np.int64, st.integers(0, 40), elements=st.integers(-5, 5)))
-def test_distinct_is_np_unique(a):
-    got = distinct(a)
-    assert got.dtype == a.dtype
-    np.testing.assert_array_equal(got, np.unique(a))
-
-
-def test_distinct_of_a_matrix_is_over_all_its_values():
-    np.testing.assert_array_equal(distinct(np.array([[3, 1], [1, 2]])), [1, 2, 3])
-    assert distinct(np.array([], dtype=np.int64)).shape == (0,)
