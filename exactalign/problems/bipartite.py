@@ -485,7 +485,12 @@ def _residual_distances(inst: BipartiteInstance, a: np.ndarray,
                         max_rounds: int | None = None) -> np.ndarray | None:
     """Shortest distances from a virtual root (0-cost arcs to every node) in the residual graph
     of ``a``; ``None`` if a negative cycle exists, or if the distances have not settled after
-    ``max_rounds`` rounds (default: enough to detect a negative cycle)."""
+    ``max_rounds`` rounds (default: enough to detect a negative cycle).
+
+    Hand-written rather than ``scipy.sparse.csgraph.bellman_ford`` (which relaxes every arc in
+    every round) because the frontier is what makes it scale: on optimal alignments of random
+    instances, 0.5 ms against 0.5 ms at 20 items a side, 19 ms against 280 ms at 1,000 and
+    90 ms against 7.7 s at 5,000 (the same distances)."""
     r, p = inst.n_ref, inst.n_pred
     n = r + p + 2
     s, t = r + p, r + p + 1
