@@ -44,9 +44,15 @@ def sha(data: bytes) -> str:
 # the registry
 # --------------------------------------------------------------------------------------------
 def test_registry_is_complete_and_consistent():
-    assert len(REG.files) == 653
-    counts = {k: sum(e.kind == k for e in REG.files.values()) for k in KINDS}
+    assert len(REG.files) == 656 and len(REG.pilot) == 653 and len(REG.extras) == 3
+    counts = {k: sum(e.kind == k for e in REG.pilot.values()) for k in KINDS}
     assert counts == {"fetched": 561, "extracted": 70, "derived": 9, "recorded": 13}
+    # the extra files: public sources only, in folders of their own (never mixed with pilot
+    # files, so a prefix selects either pilot files or extras)
+    assert all(e.kind == "fetched" and e.repo for e in REG.extras.values())
+    extra_folders = {"/".join(p.split("/")[:2]) for p in REG.extras}
+    assert extra_folders == {"coref/ud-english-gum"}
+    assert not any(p.startswith(f + "/") for p in REG.pilot for f in extra_folders)
     for repo, src in REG.sources.items():
         assert re.fullmatch(r"[0-9a-f]{40}", src["commit"]), repo
     for e in REG.files.values():
@@ -85,16 +91,19 @@ def test_registry_matches_every_pilot_file():
     on_disk = {p for p in on_disk if not any(part.startswith(".") for part in p.split("/"))}
     assert on_disk <= set(REG.files)
     st = fetching.status(PILOT, REG)
+    extras_here = on_disk & set(REG.extras)   # a fetched cache holds them too
+    on_disk -= extras_here
     assert st["verified"] == len(on_disk) and st["mismatched"] == []
+    assert st["extras"]["verified"] == len(extras_here) and st["extras"]["mismatched"] == []
     # a complete copy (../shared/pilot), or a fetched one: only the recorded files missing,
     # and the derived ones whose recipe cannot run here (EvmEval's without Python 2.7)
-    missing = set(REG.files) - on_disk
+    missing = set(REG.pilot) - on_disk
     for p in missing:
         e = REG.files[p]
         assert e.kind == "recorded" or (e.kind == "derived"
                                         and recipes.RECIPES[e.recipe].requires is not None), p
     if SHARED.is_dir() and PILOT == SHARED:
-        assert on_disk == set(REG.files) and st["verified"] == 653
+        assert on_disk == set(REG.pilot) and st["verified"] == 653
 
 
 def test_select_by_prefix_and_unknown_prefix():
@@ -600,7 +609,8 @@ def test_data_provenance_digest_follows_the_files(tmp_path, monkeypatch):
 
 
 def test_docs_table_matches_the_registry():
-    """docs/data.md's table: one row per folder with its counts by kind, and the total."""
+    """docs/data.md's tables (the pilot folder's and the extra files'): one row per folder with
+    its counts by kind."""
     text = (Path(__file__).resolve().parent.parent / "docs" / "data.md").read_text()
     rows = {m.group(1): [int(x) for x in m.group(2).split("|")]
             for m in re.finditer(r"^\| `([^`]+)` \| ((?:\d+ \| ){4}\d+) \|", text, re.M)}
@@ -612,3 +622,100 @@ def test_docs_table_matches_the_registry():
         c[0] += 1
         c[1 + KINDS.index(e.kind)] += 1
     assert rows == expect
+
+
+# --------------------------------------------------------------------------------------------
+# extra files: registered, fetched, not part of the pilot folder
+# --------------------------------------------------------------------------------------------
+GUM = "coref/ud-english-gum"
+
+
+def _place_extras(root: Path, *, short: str | None = None) -> None:
+    """Files of the registry's sizes at the extra paths (bytes irrelevant to the lookup);
+    ``short``: that one a byte short."""
+    for e in REG.extras.values():
+        p = root / e.path
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(b"x" * (e.size - (1 if e.path == short else 0)))
+
+
+def test_extra_root_is_the_data_directory_then_the_cache(tmp_path, monkeypatch):
+    from exactalign.data import extra_root
+
+    cache = tmp_path / "cache"
+    _place_extras(cache)
+    env = {CACHE_VAR: str(cache)}
+    # no $EXACTALIGN_DATA: ../shared/pilot (without the extras) or, in a clean clone, the
+    # cache itself is the data directory; either way the extras are found in the cache
+    assert extra_root(GUM, env) == cache.resolve()
+    data = tmp_path / "data"
+    _place_extras(data)
+    assert extra_root(GUM, {**env, ENV_VAR: str(data)}) == data.resolve()
+    # an explicit $EXACTALIGN_DATA is the only place looked at; none switches them off
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert extra_root(GUM, {**env, ENV_VAR: str(empty)}) is None
+    assert extra_root(GUM, {**env, ENV_VAR: "none"}) is None
+    # a file of another size does not count
+    short = sorted(REG.extras)[0]
+    _place_extras(data, short=short)
+    assert extra_root(GUM, {**env, ENV_VAR: str(data)}) is None
+    with pytest.raises(Exception, match="no registry file under it"):
+        extra_root("coref/nothing-here", env)
+
+
+def test_extras_are_fetched_and_counted_apart_from_the_pilot(tmp_path):
+    """A registry with one pilot file and one extra file, fetched through a file:// mirror:
+    both placed; ``status`` counts the extra apart, wherever it is found."""
+    pilot_bytes, extra_bytes = b"pilot\n", b"# newdoc id = d\n"
+    files = {
+        "a/p.txt": Entry("a/p.txt", sha(pilot_bytes), len(pilot_bytes), "fetched", "o/r",
+                         "p.txt"),
+        "x/y/e.conllu": Entry("x/y/e.conllu", sha(extra_bytes), len(extra_bytes), "fetched",
+                              "o/r", "sub/e.conllu", extra=True)}
+    reg = Registry("https://example.invalid/", {"o/r": {"commit": "0" * 40, "licence": None}},
+                   {}, files)
+    assert set(reg.pilot) == {"a/p.txt"} and set(reg.extras) == {"x/y/e.conllu"}
+    mirror = tmp_path / "mirror" / "o" / "r" / ("0" * 40)
+    (mirror / "sub").mkdir(parents=True)
+    (mirror / "p.txt").write_bytes(pilot_bytes)
+    (mirror / "sub" / "e.conllu").write_bytes(extra_bytes)
+    dest = tmp_path / "dest"
+    report = fetching.fetch(dest, base=(tmp_path / "mirror").as_uri() + "/", registry=reg)
+    assert report.placed["fetched"] == 2 and not report.failed
+    assert (dest / "x/y/e.conllu").read_bytes() == extra_bytes
+    st = fetching.status(dest, reg)
+    assert (st["files"], st["verified"], st["missing"]) == (1, 1, 0)
+    assert st["extras"] == {"files": 1, "verified": 1, "mismatch": 0, "missing": 0,
+                            "found_in": {"x/y/e.conllu": str(dest)}, "mismatched": []}
+    # a data directory without the extra, then the cache that has it
+    other = tmp_path / "other"
+    (other / "a").mkdir(parents=True)
+    (other / "a" / "p.txt").write_bytes(pilot_bytes)
+    st = fetching.status(other, reg, [other, dest])
+    assert st["verified"] == 1 and st["extras"]["found_in"] == {"x/y/e.conllu": str(dest)}
+    (dest / "x/y/e.conllu").write_bytes(b"changed\n")
+    st = fetching.status(other, reg, [other, dest])
+    assert st["extras"]["mismatched"] == ["x/y/e.conllu"] and st["extras"]["verified"] == 0
+    # --only selects the extras' folder alone
+    assert [e.path for e in select(reg, ["x/y"])] == ["x/y/e.conllu"]
+
+
+def test_status_reports_the_extra_files(capsys, monkeypatch):
+    monkeypatch.setenv(ENV_VAR, "none")
+    rc, out, _ = run_cli(["data", "status", "--json"], capsys)
+    ex = json.loads(out)["data"]["extras"]
+    assert rc == 0 and ex["files"] == 3 and ex["missing"] == 3 and ex["found_in"] == {}
+    rc, out, _ = run_cli(["data", "status"], capsys)
+    assert "extra files (not in the pilot folder): 3; 0 present" in out
+
+
+def test_real_extra_files_verify_when_present():
+    """When the GUM files have been fetched, their bytes are the registry's."""
+    from exactalign.data import extra_root
+
+    root = extra_root(GUM)
+    if root is None:
+        pytest.skip("the extra files coref/ud-english-gum are not fetched")
+    st = fetching.status(root, REG, [root])
+    assert st["extras"]["verified"] == 3, st["extras"]

@@ -81,7 +81,8 @@ def _fetch(args: argparse.Namespace) -> int:
               f"({report.seconds:.1f} s)")
         if not args.dest:
             print("the cache is used when $EXACTALIGN_DATA is unset and there is no "
-                  "../shared/pilot next to the checkout")
+                  "../shared/pilot next to the checkout (its extra files, not part of the "
+                  "pilot folder, also next to ../shared/pilot)")
         else:
             print(f"use it with: export EXACTALIGN_DATA={dest}")
     return 1 if report.failed else 0
@@ -103,26 +104,44 @@ def _status(args: argparse.Namespace) -> int:
     else:
         d = resolve_data_dir()
         root, source, description = d.path, d.source, d.describe()
-    st = fetching.status(root, reg)
     cache = cache_dir()
+    # the extra files: in the data directory in use, then the cache (exactalign.data.extra_root)
+    explicit = args.dest or source == "$EXACTALIGN_DATA"
+    st = fetching.status(root, reg, [] if root is None else [root] if explicit else [root, cache])
     out = {"source": source, "path": None if root is None else str(root),
            "description": description, "registry": {"files": st["files"],
                                                     "sha256": reg.digest()},
-           **{k: st[k] for k in ("verified", "mismatch", "missing", "by_kind", "mismatched")},
+           **{k: st[k] for k in ("verified", "mismatch", "missing", "by_kind", "mismatched",
+                                 "extras")},
            "cache": {"path": str(cache), "last_fetch": fetching.stamp_of(cache)}}
     if args.json:
         print_json({"data": out})
         return 0
     print(f"data: {description}")
     if root is None:
-        print(f"registry: {st['files']} files; none present (synthetic instances only). "
+        print(f"registry: {st['files']} pilot files; none present (synthetic instances only). "
               "Run `exactalign data fetch` to get them.")
+        _print_extras(st["extras"])
         return 0
-    print(f"registry: {st['files']} files; {st['verified']} present and verified, "
+    print(f"registry: {st['files']} pilot files; {st['verified']} present and verified, "
           f"{st['mismatch']} differ from the registry, {st['missing']} missing")
     for kind, counts in st["by_kind"].items():
         print(f"  {kind:<9} {counts['verified']:>4} verified  {counts['mismatch']:>4} differ  "
               f"{counts['missing']:>4} missing")
     for path in st["mismatched"][:20]:
         print(f"  differs: {path}")
+    _print_extras(st["extras"])
     return 0
+
+
+def _print_extras(ex: dict) -> None:
+    """One line on the extra files (not part of the pilot folder), and where they are."""
+    if not ex["files"]:
+        return
+    where = sorted(set(ex["found_in"].values()))
+    print(f"extra files (not in the pilot folder): {ex['files']}; {ex['verified']} present and "
+          f"verified{' in ' + ', '.join(where) if where else ''}, {ex['mismatch']} differ, "
+          f"{ex['missing']} missing" + (" (`exactalign data fetch` gets them)"
+                                         if ex["missing"] else ""))
+    for path in ex["mismatched"][:20]:
+        print(f"  differs: {path}")

@@ -9,6 +9,10 @@ Resolution order (:func:`resolve_data_dir`):
    ``$EXACTALIGN_CACHE``, else the per-user cache of :mod:`platformdirs`), once it holds files;
 4. none -- callers then fall back to the project's own synthetic generators and say so.
 
+Extra files -- public data registered after the pilot folder was assembled (the registry's
+``"extra": true`` entries, e.g. ``coref/ud-english-gum``) -- are not in ``../shared/pilot``;
+:func:`extra_root` finds them in the data directory in use, else in the fetch cache.
+
 The pilot files are never copied into the project: :mod:`exactalign.data.registry` lists each
 one with its public source (repository, commit, path), sha256 and licence, and
 :mod:`exactalign.data.fetch` downloads, verifies and rebuilds them.
@@ -101,3 +105,28 @@ def resolve_data_dir(env: dict | None = None) -> DataDir:
     if cache.is_dir() and _has_files(cache):
         return DataDir(cache, "cache")
     return DataDir(None, "synthetic")
+
+
+def extra_root(prefix: str, env: dict | None = None) -> Path | None:
+    """The directory that holds every registry file under ``prefix`` (a folder of extra files,
+    e.g. ``coref/ud-english-gum``), each with the registry's size: the data directory in use
+    (:func:`resolve_data_dir`), else -- unless ``$EXACTALIGN_DATA`` names a directory, which is
+    then the only place looked at -- the fetch cache (:func:`cache_dir`). ``None`` when pilot
+    data is switched off (``$EXACTALIGN_DATA=none``) or neither holds them all. (The sha256s
+    are checked by ``exactalign data fetch`` and ``data status``, not on every lookup.)"""
+    from .registry import load, select
+
+    env = os.environ if env is None else env
+    entries = select(load(), [prefix])
+    data = resolve_data_dir(env)
+    if not data.available:  # switched off, or nothing anywhere (an empty cache included)
+        return None
+    if data.source == f"${ENV_VAR}":
+        places = [data.path]
+    else:
+        places = [data.path, cache_dir(env)]
+    for root in dict.fromkeys(places):
+        if all((root / e.path).is_file() and (root / e.path).stat().st_size == e.size
+               for e in entries):
+            return root
+    return None

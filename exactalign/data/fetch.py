@@ -303,22 +303,42 @@ def stamp_of(dest: Path) -> dict | None:
         return None
 
 
-def status(root: Path | None, registry: Registry | None = None) -> dict:
-    """Counts of the registry's files in ``root`` by kind and state (verified, mismatch,
-    missing), and the paths that are not verified."""
+def status(root: Path | None, registry: Registry | None = None,
+           extra_places: list[Path] | None = None) -> dict:
+    """Counts of the pilot folder's files (the registry's files but the extras) in ``root`` by
+    kind and state (verified, mismatch, missing), the paths that are not verified, and under
+    ``extras`` the same for the extra files, each looked for in ``extra_places`` in order
+    (default: ``root``; verified in the first place that holds it with the registry's bytes, and
+    where that is under ``found_in``)."""
     reg = registry or load()
     by_kind = {k: {"verified": 0, "mismatch": 0, "missing": 0} for k in
                ("fetched", "extracted", "derived", "recorded")}
     bad: dict[str, list[str]] = {"mismatch": [], "missing": []}
-    entries = [reg.files[p] for p in sorted(reg.files)]
+    entries = [reg.files[p] for p in sorted(reg.pilot)]
     states = check(root, entries) if root is not None else {e.path: "missing" for e in entries}
     for e in entries:
         by_kind[e.kind][states[e.path]] += 1
         if states[e.path] != "verified":
             bad[states[e.path]].append(e.path)
     total = {s: sum(v[s] for v in by_kind.values()) for s in ("verified", "mismatch", "missing")}
+    extras = [reg.files[p] for p in sorted(reg.extras)]
+    places = [p for p in (extra_places if extra_places is not None else [root]) if p is not None]
+    ex_state = {e.path: "missing" for e in extras}
+    found_in: dict[str, str] = {}
+    for place in dict.fromkeys(places):
+        for path, state in check(place, [e for e in extras
+                                         if ex_state[e.path] != "verified"]).items():
+            if state == "verified":
+                ex_state[path] = "verified"
+                found_in[path] = str(place)
+            elif state == "mismatch":
+                ex_state[path] = "mismatch"
+    ex_total = {s: sum(v == s for v in ex_state.values())
+                for s in ("verified", "mismatch", "missing")}
     return {"files": len(entries), **total, "by_kind": by_kind, "mismatched": bad["mismatch"],
-            "missing_files": bad["missing"]}
+            "missing_files": bad["missing"],
+            "extras": {"files": len(extras), **ex_total, "found_in": found_in,
+                       "mismatched": [p for p, v in ex_state.items() if v == "mismatch"]}}
 
 
 def log(msg: str) -> None:

@@ -8,6 +8,11 @@ a recipe of :mod:`exactalign.data.recipes` from files there) and ``recorded`` (n
 gives it: a peer's output recorded when the pilot was assembled; ``why`` says what it is). A
 file's URL is ``base_url + REPO/COMMIT/PATH``: ``$EXACTALIGN_DATA_URL`` replaces the base, so a
 mirror is a plain directory tree served over HTTP (or a ``file://`` path).
+
+Extra files (``"extra": true``): public data added after the pilot folder was assembled, not part
+of ``../shared/pilot`` (:attr:`Registry.pilot` excludes them, :attr:`Registry.extras` lists
+them). ``exactalign data fetch`` gets them like every other file; readers find them with
+:func:`exactalign.data.extra_root` (the data directory in use, then the fetch cache).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ class Entry:
     member: str | None = None  # extracted: the archive member (None: the archive decompressed)
     recipe: str | None = None  # derived
     why: str | None = None  # recorded
+    extra: bool = False  # not part of the pilot folder (module docstring)
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,16 @@ class Registry:
     sources: dict  # repo -> {"commit": 40 hex, "licence": str | None}
     downloads: dict  # "repo:path" -> Download
     files: dict  # pilot path -> Entry
+
+    @property
+    def pilot(self) -> dict:
+        """The files of the pilot folder (``../shared/pilot``): every file but the extras."""
+        return {p: e for p, e in self.files.items() if not e.extra}
+
+    @property
+    def extras(self) -> dict:
+        """The extra files: in the registry, not in the pilot folder (module docstring)."""
+        return {p: e for p, e in self.files.items() if e.extra}
 
     def commit(self, repo: str) -> str:
         return self.sources[repo]["commit"]
@@ -94,8 +110,11 @@ def load(path: Path = REGISTRY_FILE) -> Registry:
     for rel, e in raw["files"].items():
         if e["kind"] not in KINDS:
             raise InputError(f"{path}: {rel}: unknown kind {e['kind']!r}")
+        if e.get("extra") and e["kind"] == "recorded":
+            raise InputError(f"{path}: {rel}: an extra file must have a public source")
         files[rel] = Entry(rel, e["sha256"], e["size"], e["kind"], e.get("repo"), e.get("path"),
-                           e.get("member"), e.get("recipe"), e.get("why"))
+                           e.get("member"), e.get("recipe"), e.get("why"),
+                           bool(e.get("extra", False)))
     downloads = {}
     for key, d in raw["downloads"].items():
         repo, _, p = key.partition(":")
