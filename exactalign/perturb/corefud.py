@@ -10,7 +10,9 @@ and several times over, the errors a system makes: boundary errors (a word more 
 end), head shifts (to another word of the mention, an empty node included), split and merged
 entities, dropped and spurious mentions, dropped and spurious zeros (the empty node goes or
 comes), changed zero dependencies, and repeated mentions (one span in two entities, or with
-another head). :func:`to_corefud` writes documents as one CorefUD file.
+another head). :func:`to_corefud` writes documents as one CorefUD file; :func:`read_documents`
+reads a real CorefUD file into documents of this form, so that real gold annotation (e.g. GUM's,
+``coref/ud-english-gum`` of the data registry) can be perturbed and scored.
 """
 
 from __future__ import annotations
@@ -234,6 +236,88 @@ def to_corefud(docs: list[dict]) -> str:
                     lines.append(f"{node}\tw{node}\t_\t_\t_\t_\t0\t_\t_\t{misc}")
             lines.append("")
     return "\n".join(lines) + "\n"
+
+
+#: ``read_documents(heads=...)``: where a mention's head comes from.
+HEADS = ("auto", "annotated", "tree")
+
+
+def read_documents(path, heads: str = "auto") -> list[dict]:
+    """The documents of a real CorefUD 1.x file (read through udapi) in this module's form:
+    every sentence's number of words and its empty nodes (with their DEPS), every entity's
+    mentions per document (an entity used in two documents is one per document, as the scorer
+    counts it), in udapi's order.
+
+    A mention's head is, with ``heads="annotated"``, the one the file names (udapi takes the
+    first word when its ``# global.Entity`` has no ``head`` field); with ``"tree"`` the one
+    udapi's ``corefud.MoveHead`` block finds (the mention's highest node in the dependency tree;
+    its first candidate in word order where the mention is no treelet); ``"auto"`` (default) is
+    ``"annotated"`` when the file's ``# global.Entity`` has a ``head`` field, else ``"tree"``
+    (GUM's UD release names ``minspan``, no head). A discontinuous mention becomes its hull (this
+    form holds spans). What :func:`to_corefud` cannot write unambiguously (crossing or repeated
+    mentions of one entity) is dropped, as for generated documents: compare the mention counts
+    when it matters."""
+    import bisect
+    import logging
+
+    from udapi.block.corefud.movehead import MoveHead
+    from udapi.block.read.conllu import Conllu
+    from udapi.core.document import Document as UdapiDocument
+
+    from ..io.text import read_text
+
+    if heads not in HEADS:
+        raise ValueError(f"unknown heads {heads!r}; choose from " + ", ".join(HEADS))
+    label, text = read_text(path)
+    import io
+
+    udoc = UdapiDocument()
+    Conllu(filehandle=io.StringIO(text)).apply_on_document(udoc)
+    fields = str(udoc.meta.get("global.Entity", "")).split("-")
+    use_tree = heads == "tree" or (heads == "auto" and "head" not in fields)
+    mover = MoveHead(bugs="")
+    trees = list(udoc.trees)
+    index = {id(t): i for i, t in enumerate(trees)}
+    docs: list[dict] = []
+    first: list[int] = []
+    for i, t in enumerate(trees):
+        if t.newdoc or not docs:
+            docs.append({"name": str(t.newdoc) if t.newdoc not in (None, True, "")
+                         else f"d{len(docs) + 1}", "sentences": [], "entities": []})
+            first.append(i)
+        docs[-1]["sentences"].append({
+            "words": len(t.descendants),
+            "empties": {_ord(n): (n.raw_deps if n.raw_deps not in ("", "_") else
+                                  f"{n.parent.ord if n.parent else 0}:dep")
+                        for n in t.empty_nodes}})
+    log = logging.getLogger()
+    level = log.level
+    log.setLevel(logging.ERROR)       # MoveHead's and udapi's notes on odd mentions
+    try:
+        entities = udoc.coref_entities
+        for entity in entities:
+            by_doc: dict[int, list[dict]] = {}
+            for m in entity.mentions:
+                words = sorted(m.words, key=lambda w: (index[id(w.root)], _key(_ord(w))))
+                s = index[id(words[0].root)]
+                d = bisect.bisect_right(first, s) - 1
+                head = m.head
+                if use_tree and len(words) > 1:
+                    head = mover.find_head(m)[0]
+                by_doc.setdefault(d, []).append({
+                    "sent": s - first[d], "start": _ord(words[0]), "end": _ord(words[-1]),
+                    "head": _ord(head)})
+            for d, ms in by_doc.items():
+                docs[d]["entities"].append(ms)
+    finally:
+        log.setLevel(level)
+    return [_clean(d) for d in docs]
+
+
+def _ord(node) -> str:
+    """A node's CoNLL-U id as this module writes it (``"3"``, ``"5.1"``)."""
+    o = node.ord
+    return str(o) if isinstance(o, int) else f"{o:g}"
 
 
 def synthetic_pair(seed, documents: int = 2, rate: float = 0.3) -> tuple[str, str]:
