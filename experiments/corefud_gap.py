@@ -8,8 +8,8 @@ MUC, B³, CEAFe, CEAFm and LEA on that alignment. The exact counterpart
 (:mod:`exactalign.metrics.coref.corefud_exact`) chooses, per metric, the 1:1 alignment of largest
 F1 over every pair the matching allows, solved and certified.
 
-Data (pilot-free: the experiment needs no pilot data and reads none)
--------------------------------------------------------------------
+Data (pilot-free: the experiment needs no pilot data; it adds real documents when fetched)
+------------------------------------------------------------------------------------------
 * ``generated`` -- ``corpora`` seeded gold corpora of ``documents`` CorefUD documents each
   (:func:`exactalign.perturb.corefud.random_document`: sentences with empty nodes carrying
   enhanced dependencies, entities of spans with heads and of zeros), and per corpus one
@@ -18,6 +18,16 @@ Data (pilot-free: the experiment needs no pilot data and reads none)
   mentions, dropped and spurious zeros, changed zero dependencies, repeated mentions), with
   ``rounds_per_mention`` rounds of errors per gold mention (at least 3). The systems of one
   corpus are ranked against each other.
+* ``gum`` -- real documents, only when the registry's extra files ``coref/ud-english-gum`` are
+  there (:func:`exactalign.data.extra_root`; ``exactalign data fetch --only
+  coref/ud-english-gum``): UD English-GUM's dev (and, in the full run, test) files, 30 documents
+  each of 165 to 362 mentions (singletons included), read as gold by
+  :func:`exactalign.perturb.corefud.read_documents` (heads from the dependency tree: GUM's
+  annotation names none) and written back with :func:`~exactalign.perturb.corefud.to_corefud`;
+  the systems are the same seeded perturbations at the same rates (``rounds_per_mention``). The
+  corpus is the file (``real.documents``: only its first N documents). No public system output
+  for these files was found, so there are no real systems. Without the files the section says
+  it is absent and the synthetic rows are unchanged.
 * ``scorer-tests`` -- only when ``EXACTALIGN_COREFUD_SCORER`` names a checkout of the scorer:
   its test suites' key/response pairs (``tests/tests-corefud``; the responses of one key are the
   systems of that key's ranking). They are not part of the project and never shipped.
@@ -46,6 +56,8 @@ and per corpus.
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import tempfile
 import time
@@ -56,7 +68,7 @@ import numpy as np
 from exactalign.core.errors import InputError
 from exactalign.io.corefud import pair_corefud, read_corefud
 from exactalign.metrics.coref import corefud, corefud_exact
-from exactalign.perturb.corefud import perturb, random_document, to_corefud
+from exactalign.perturb.corefud import perturb, random_document, read_documents, to_corefud
 
 from . import plot
 from .runner import ExperimentError, fallback_count, parallel_map
@@ -65,13 +77,17 @@ NAME = "corefud_gap"
 DESCRIPTION = ("CorefUD scorer v1.2: its staged mention alignment vs the metric-optimal one "
                "(MUC, B3, CEAFe, CEAFm, LEA; head/partial/exact matching) on seeded CorefUD "
                "corpora and their perturbations: per-document gaps and system rankings.")
-DATA_SOURCE = ("synthetic only: seeded CorefUD documents and seeded system perturbations of "
-               "them (exactalign.perturb.corefud; no pilot data is read); the CorefUD scorer's "
-               "own test documents are added only when EXACTALIGN_COREFUD_SCORER names a "
-               "checkout")
-DATA_READS = ()
+DATA_SOURCE = ("seeded CorefUD documents and seeded system perturbations of them "
+               "(exactalign.perturb.corefud; no pilot data is read); real UD English-GUM "
+               "documents (extra data coref/ud-english-gum) with the same perturbations when "
+               "fetched; the CorefUD scorer's own test documents only when "
+               "EXACTALIGN_COREFUD_SCORER names a checkout")
+#: The real documents (extra data, not part of the pilot folder: exactalign.data.extra_root).
+GUM = "coref/ud-english-gum"
+DATA_READS = (GUM,)
 SEEDING = ("gold corpus c from numpy.random.default_rng([seed, c]); system s of corpus c from "
-           "default_rng([seed, c, 1000 + s])")
+           "default_rng([seed, c, 1000 + s]); system s of GUM file f from "
+           "default_rng([seed, 2000 + f, 1000 + s])")
 ENV_VAR = "EXACTALIGN_COREFUD_SCORER"
 
 TOL = 1e-9
@@ -80,9 +96,11 @@ LABELS = {"muc": "MUC", "bcub": "B³", "ceafe": "CEAFe", "ceafm": "CEAFm", "lea"
           "conll": "CoNLL"}
 FULL = {"seed": 0, "corpora": 12, "documents": 8, "sentences": [3, 6], "entities": [4, 9],
         "system_rates": [0.2, 0.3, 0.4, 0.5], "rounds_per_mention": 0.25,
-        "matches": ["head", "partial", "exact"], "zero_matches": ["dependent", "linear"]}
+        "matches": ["head", "partial", "exact"], "zero_matches": ["dependent", "linear"],
+        "real": {"files": ["en_gum-ud-dev.conllu", "en_gum-ud-test.conllu"], "documents": None}}
 QUICK = {**FULL, "corpora": 3, "documents": 4, "system_rates": [0.25, 0.4, 0.55],
-         "zero_matches": ["dependent"]}
+         "zero_matches": ["dependent"],
+         "real": {"files": ["en_gum-ud-dev.conllu"], "documents": 5}}
 
 COLUMNS = (
     "source", "corpus", "system", "rate", "match", "zero_match", "level", "document", "metric",
@@ -115,6 +133,28 @@ def system_corpus(config: dict, c: int, s: int, gold: list[dict]) -> list[dict]:
     return out
 
 
+def gum_root() -> Path | None:
+    """The directory holding the GUM files (:data:`GUM`), ``None`` when they are absent."""
+    from exactalign.data import extra_root
+
+    try:
+        return extra_root(GUM)
+    except InputError:   # a broken $EXACTALIGN_DATA: no real documents, the rest runs
+        return None
+
+
+def real_gold(path: str, documents: int | None) -> list[dict]:
+    """The gold documents of a real file (the first ``documents`` of them; read once per
+    process, a fresh copy each call)."""
+    return copy.deepcopy(_read_real(path, documents))
+
+
+@functools.lru_cache(maxsize=2)
+def _read_real(path: str, documents: int | None) -> list[dict]:
+    docs = read_documents(path)
+    return docs if documents is None else docs[:documents]
+
+
 def scorer_pairs(checkout: str | None) -> list[tuple[str, str, str, str]]:
     """``(corpus, system, key path, response path)`` of the scorer's test suites."""
     if not checkout:
@@ -140,6 +180,18 @@ def units(config: dict) -> list[dict]:
                     out.append(dict(source="generated", corpus=f"c{c}", system=f"s{s}",
                                     rate=float(rate), match=match, zero_match=zm,
                                     seed=config["seed"], c=c, s=s, config=config))
+    real = config.get("real") or {}
+    root = gum_root() if real.get("files") else None
+    if root is not None:
+        for f, name in enumerate(real["files"]):
+            for s, rate in enumerate(config["system_rates"]):
+                for match in config["matches"]:
+                    for zm in config["zero_matches"]:
+                        out.append(dict(source="gum", corpus=name.split("-")[-1].split(".")[0],
+                                        system=f"s{s}", rate=float(rate), match=match,
+                                        zero_match=zm, seed=config["seed"], f=f, s=s,
+                                        path=str(root / GUM / name),
+                                        documents=real.get("documents"), config=config))
     for corpus, system, key, resp in scorer_pairs(os.environ.get(ENV_VAR)):
         for match in config["matches"]:
             for zm in config["zero_matches"]:
@@ -155,8 +207,14 @@ def _pairs(unit: dict):
     if unit["source"] == "scorer-tests":
         return pair_corefud(read_corefud(unit["key"]), read_corefud(unit["response"]))
     cfg = unit["config"]
-    gold = gold_corpus(cfg, unit["c"])
-    sys_ = system_corpus(cfg, unit["c"], unit["s"], gold)
+    if unit["source"] == "gum":
+        gold = real_gold(unit["path"], unit["documents"])
+        rng = np.random.default_rng([cfg["seed"], 2000 + unit["f"], 1000 + unit["s"]])
+        sys_ = [perturb(d, rng, unit["rate"], rounds=max(3, round(
+            cfg["rounds_per_mention"] * sum(len(e) for e in d["entities"])))) for d in gold]
+    else:
+        gold = gold_corpus(cfg, unit["c"])
+        sys_ = system_corpus(cfg, unit["c"], unit["s"], gold)
     with tempfile.TemporaryDirectory(prefix="corefud_gap") as tmp:
         kp, rp = Path(tmp) / "key.conllu", Path(tmp) / "response.conllu"
         kp.write_text(to_corefud(gold), encoding="utf-8")
@@ -356,6 +414,7 @@ def summary(rows: list[dict]) -> str:
     skipped = [r for r in rows if r["skipped"]]
     quirks = [r for r in docs if r["quirk"] in (True, "True", "true", 1, "1")]
     lines.append("")
+    lines.append(real_line(rows))
     lines.append("Pilot-free: seeded CorefUD documents and seeded system perturbations of them "
                  "(no pilot data is read)"
                  + ("; with the CorefUD scorer's test documents (EXACTALIGN_COREFUD_SCORER)."
@@ -379,6 +438,29 @@ def summary(rows: list[dict]) -> str:
                  f"needed {np.mean(iters) if iters else 0:.2f} MILPs on average "
                  f"(max {max(iters, default=0)}).")
     return "\n".join(lines) + "\n"
+
+
+def real_line(rows: list[dict]) -> str:
+    """What the real documents (UD English-GUM) gave -- sizes, the exact solves' times, all
+    proven -- or that they were absent."""
+    docs = [r for r in _doc_rows(rows) if r["source"] == "gum"]
+    if not docs:
+        return (f"Real documents (UD English-GUM, extra data `{GUM}`): not present in this run "
+                f"(`exactalign data fetch --only {GUM}` adds them); generated documents only.")
+    sizes = {(r["corpus"], r["document"]): int(r["key_mentions"]) for r in docs}
+    times = [float(r["time_exact_s"]) for r in docs]
+    slow = max(docs, key=lambda r: float(r["time_exact_s"]))
+    corpus = [r for r in rows if r["level"] == "corpus" and r["source"] == "gum"]
+    files = sorted({r["corpus"] for r in docs})
+    return (f"Real documents (UD English-GUM {', '.join(files)}, extra data `{GUM}`): "
+            f"{len(sizes)} documents of {min(sizes.values())}-{max(sizes.values())} key "
+            f"mentions without singletons, each perturbed by the same seeded systems; "
+            f"{len(docs)} document x metric exact solves, all proven optimal, median "
+            f"{np.median(times):.3f} s, largest {max(times):.3f} s ({slow['metric']}, "
+            f"{slow['match']}, {slow['key_mentions']} key mentions); all the exact solves of one "
+            f"file and system (its documents' 5 metrics and the corpus optima, B³ and LEA one "
+            f"problem over all its documents) up to "
+            f"{max(float(r['time_exact_s']) for r in corpus):.2f} s.")
 
 
 def headline(rows: list[dict], meta: dict | None = None) -> dict:
@@ -406,6 +488,19 @@ def headline(rows: list[dict], meta: dict | None = None) -> dict:
         tb = [float(r["gap"]) for r in tests if _below(r)]
         finding += (f"; on the scorer's own test documents {len(tb)} of {len(tests)}"
                     + (f", by up to {max(tb):.1f} points" if tb else ""))
+    real = [r for r in _doc_rows(rows) if r["source"] == "gum"]
+    if real:
+        rb = [float(r["gap"]) for r in real if _below(r)]
+        rk = [x for x in rankings(rows) if x["source"] == "gum"]
+        finding += (f"; on real UD English-GUM documents ({len({r['document'] for r in real})}"
+                    f" documents of up to {max(int(r['key_mentions']) for r in real)} key "
+                    "mentions) "
+                    f"{len(rb)} of {len(real)} ({100 * len(rb) / len(real):.1f}%)"
+                    + (f", by up to {max(rb):.1f} points" if rb else "")
+                    + f", {sum(x['changed'] for x in rk)} of {sum(x['pairs'] for x in rk)} "
+                    "system pairs reordered, every exact solve proven")
+    else:
+        finding += "; real GUM documents not present"
     finding += "."
     return {"heuristic": "CorefUD staged alignment", "unit": "document × metric",
             "instances": len(docs), "below": len(below),

@@ -719,3 +719,24 @@ def test_real_extra_files_verify_when_present():
         pytest.skip("the extra files coref/ud-english-gum are not fetched")
     st = fetching.status(root, REG, [root])
     assert st["extras"]["verified"] == 3, st["extras"]
+
+
+def test_data_provenance_names_the_extra_files_apart(tmp_path, monkeypatch):
+    from experiments.runner.meta import data_provenance
+    from experiments.runner.summary import _data_read
+
+    _place_extras(tmp_path)
+    (tmp_path / "amr").mkdir()
+    (tmp_path / "amr" / "a.txt").write_text("one")
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
+    d = data_provenance(("amr", GUM))
+    assert d["files"] == 1                                # the pilot reads alone
+    assert d["extra"][GUM]["path"] == str(tmp_path.resolve())
+    assert d["extra"][GUM]["files"] == 3 and len(d["extra"][GUM]["sha256"]) == 64
+    assert f"Extra data `{GUM}`: 3 files from {tmp_path.resolve()}" in _data_read({"data": d})
+    assert "extra" not in data_provenance(("amr",))
+    monkeypatch.setenv(ENV_VAR, "none")
+    off = data_provenance((GUM,))
+    assert off["extra"] == {GUM: {"path": None, "files": 0, "sha256": None}}
+    assert "not present (`exactalign data fetch --only coref/ud-english-gum`" in _data_read(
+        {"data": off})

@@ -18,6 +18,7 @@ reads a real CorefUD file into documents of this form, so that real gold annotat
 from __future__ import annotations
 
 import copy
+import functools
 
 import numpy as np
 
@@ -34,12 +35,20 @@ def _key(node: str) -> tuple[int, int]:
 
 
 def _nodes(sent: dict) -> list[str]:
-    return sorted([str(i) for i in range(1, sent["words"] + 1)] + list(sent["empties"]), key=_key)
+    return [n for n, _ in _sorted_nodes(sent["words"], tuple(sent["empties"]))]
+
+
+@functools.lru_cache(maxsize=4096)
+def _sorted_nodes(words: int, empties: tuple[str, ...]) -> tuple[tuple[str, tuple], ...]:
+    """A sentence's node ids in order, each with its sort key (cached: real documents have
+    hundreds of mentions per sentence list)."""
+    ids = [str(i) for i in range(1, words + 1)] + list(empties)
+    return tuple(sorted(((n, _key(n)) for n in ids), key=lambda t: t[1]))
 
 
 def _span(sent: dict, m: dict) -> list[str]:
     lo, hi = _key(m["start"]), _key(m["end"])
-    return [n for n in _nodes(sent) if lo <= _key(n) <= hi]
+    return [n for n, k in _sorted_nodes(sent["words"], tuple(sent["empties"])) if lo <= k <= hi]
 
 
 def random_document(seed, name: str = "d1", *, sentences: tuple[int, int] = (2, 4),

@@ -68,17 +68,30 @@ def data_provenance(reads: tuple[str, ...] = ()) -> dict[str, Any]:
     """Where the data came from and what was read: ``source`` ($EXACTALIGN_DATA,
     ../shared/pilot, cache, $EXACTALIGN_DATA=none or synthetic), ``path``, and over the files
     under the paths ``reads`` (the experiment's ``DATA_READS``) their count and one sha256 of
-    their paths and sha256s (``None`` when nothing was read), so two runs can be compared."""
-    from exactalign.data import resolve_data_dir
-    from exactalign.data.registry import digest_of
+    their paths and sha256s (``None`` when nothing was read), so two runs can be compared.
+    ``reads`` that are folders of the registry's extra files (not part of the pilot folder,
+    :func:`exactalign.data.extra_root`) are summarised apart, under ``extra``: per folder the
+    directory it was found in (``None``: absent), its file count and digest."""
+    from exactalign.data import extra_root, resolve_data_dir
+    from exactalign.data.registry import digest_of, load, select
 
     try:
         d = resolve_data_dir()
     except Exception as e:  # a bad $EXACTALIGN_DATA must not stop a synthetic experiment
         return {"source": None, "path": None, "files": 0, "sha256": None, "error": str(e)}
-    read = digest_of(d.path, tuple(reads)) if d.path is not None else {"files": 0,
-                                                                       "sha256": None}
-    return {"source": d.source, "path": None if d.path is None else str(d.path), **read}
+    reg = load()
+    extra = tuple(r for r in reads if all(e.extra for e in select(reg, [r])))
+    pilot = tuple(r for r in reads if r not in extra)
+    read = digest_of(d.path, pilot) if d.path is not None else {"files": 0, "sha256": None}
+    out = {"source": d.source, "path": None if d.path is None else str(d.path), **read}
+    if extra:
+        out["extra"] = {}
+        for prefix in extra:
+            root = extra_root(prefix)
+            out["extra"][prefix] = {"path": None if root is None else str(root),
+                                    **(digest_of(root, (prefix,)) if root is not None
+                                       else {"files": 0, "sha256": None})}
+    return out
 
 
 def data_description() -> str:

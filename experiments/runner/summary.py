@@ -177,14 +177,21 @@ def _source_words(source: str) -> str:
 
 def _data_read(meta: dict) -> str:
     """`` -- read from SOURCE: N files, sha256 ...`` of a section's meta (empty for a meta.json
-    written before data provenance was recorded)."""
+    written before data provenance was recorded), and the extra files it read or looked for."""
     d = meta.get("data") or {}
     if "source" not in d:
         return ""
     if not d.get("files"):
-        return f" -- pilot data source: {d.get('source')}, no pilot file read."
-    return (f" -- read {d['files']} pilot files from {d.get('source')}, sha256 "
-            f"`{(d.get('sha256') or '')[:16]}` (meta.json: data).")
+        text = f" -- pilot data source: {d.get('source')}, no pilot file read."
+    else:
+        text = (f" -- read {d['files']} pilot files from {d.get('source')}, sha256 "
+                f"`{(d.get('sha256') or '')[:16]}` (meta.json: data).")
+    for prefix, x in (d.get("extra") or {}).items():
+        text += (f" Extra data `{prefix}`: {x['files']} files from {x['path']}, sha256 "
+                 f"`{(x.get('sha256') or '')[:16]}`." if x.get("files") else
+                 f" Extra data `{prefix}`: not present (`exactalign data fetch --only "
+                 f"{prefix}` gets it).")
+    return text
 
 
 def write_summary(out: str | Path = "results", reg: dict | None = None) -> Path:
