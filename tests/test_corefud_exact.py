@@ -318,3 +318,54 @@ def test_method_needs_corefud(tmp_path):
     k = tmp_path / "k.conll"
     k.write_text("#begin document (d); part 000\nd 0 0 w - - - - - - - (1)\n#end document\n")
     assert cli.main(["coref", str(k), str(k), "--method", "exact"]) == 2
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_entity_alignment_by_components_equals_the_dense_assignment(seed):
+    """best_entity_alignment solves each connected component alone; its total equals the
+    maximum-weight assignment of the full dense matrix, and it is 1:1 on positive cells."""
+    from scipy.optimize import linear_sum_assignment
+
+    rng = np.random.default_rng(seed)
+    n_a, n_b = int(rng.integers(5, 40)), int(rng.integers(5, 40))
+    sim = {}
+    for _ in range(int(rng.integers(1, 3 * (n_a + n_b)))):
+        a, b = int(rng.integers(n_a)), int(rng.integers(n_b))
+        sim[(a, b)] = float(rng.choice([0.0, 0.25, 0.5, 1.0, 2.0 / 3.0, rng.random()]))
+    chosen = ca.best_entity_alignment(sim)
+    assert len({a for a, _ in chosen}) == len(chosen) == len({b for _, b in chosen})
+    assert all(sim[ab] > 0 for ab in chosen) and chosen == sorted(chosen)
+    dense = np.zeros((n_a, n_b))
+    for (a, b), w in sim.items():
+        dense[a, b] = w
+    ri, ci = linear_sum_assignment(-dense)
+    assert sum(sim[ab] for ab in chosen) == pytest.approx(float(dense[ri, ci].sum()),
+                                                          rel=1e-12, abs=1e-12)
+
+
+def test_ceaf_of_independent_documents_is_the_sum_of_theirs():
+    """The union of documents (clusters and pairs never cross them): CEAF's numerator is the sum
+    of the documents', as one block-diagonal assignment must give."""
+    insts, aligns = [], []
+    for seed in range(5):
+        k = random_document(seed, f"d{seed}")
+        p = corefud.prepare(*_pair_of(k, perturb(k, seed + 100, 0.4)), "head", True)
+        prob = cx.problem(p, "head", "linear")
+        insts.append(prob.instance)
+        aligns.append(prob.indices(corefud.staged_alignment(p, "head", "linear").pairs))
+    union, offsets = cx._union(insts)
+    al = ca.as_alignment([(k + ok, r + orr) for a, (ok, orr) in zip(aligns, offsets, strict=True)
+                          for k, r in np.asarray(a).reshape(-1, 2).tolist()])
+    for metric in ("ceafe", "ceafm"):
+        whole = ca.evaluate(union, al, metric)
+        parts = [ca.evaluate(i, a, metric) for i, a in zip(insts, aligns, strict=True)]
+        assert whole[0] == pytest.approx(sum(p[0] for p in parts), rel=1e-12)
+        assert whole[1] == sum(p[1] for p in parts) and whole[3] == sum(p[3] for p in parts)
+
+
+def _pair_of(key: dict, response: dict):
+    with tempfile.TemporaryDirectory() as tmp:
+        kp, rp = Path(tmp) / "k", Path(tmp) / "r"
+        kp.write_text(to_corefud([key]), encoding="utf-8")
+        rp.write_text(to_corefud([response]), encoding="utf-8")
+        return pair_corefud(read_corefud(kp), read_corefud(rp))[0]

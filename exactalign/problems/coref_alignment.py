@@ -74,6 +74,7 @@ the similarity heuristic (stage by stage a maximum-weight assignment, as such sc
 
 from __future__ import annotations
 
+import math
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -261,29 +262,67 @@ def _lea_num(clusters, groups, other) -> float:
 
 
 def _ceaf_counts(K, R, fwd, entity: bool) -> tuple[float, ...]:
-    from scipy.optimize import linear_sum_assignment
-
     col_of: dict[int, list[int]] = defaultdict(list)
     for j, c in enumerate(R):
         for m in c:
             col_of[m].append(j)
-    sim = np.zeros((len(K), len(R)))
+    overlap: dict[tuple[int, int], int] = defaultdict(int)
     for i, c in enumerate(K):
         for m in c:
             if m in fwd:
                 for j in col_of[fwd[m]]:
-                    sim[i, j] += 1
-    if entity:
-        sizes = np.array([len(c) for c in K], dtype=float)[:, None] + \
-            np.array([len(c) for c in R], dtype=float)[None, :]
-        sim = 2 * sim / sizes if sim.size else sim
-    total = 0.0
-    if sim.size:
-        ri, ci = linear_sum_assignment(-sim)
-        total = float(sim[ri, ci].sum())
+                    overlap[(i, j)] += 1
+    sim = {(i, j): (2 * n / (len(K[i]) + len(R[j])) if entity else float(n))
+           for (i, j), n in overlap.items()}
+    total = math.fsum(sim[ab] for ab in best_entity_alignment(sim))
     if entity:
         return total, float(len(R)), total, float(len(K))
     return (total, float(sum(len(c) for c in R)), total, float(sum(len(c) for c in K)))
+
+
+def best_entity_alignment(sim: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
+    """A 1:1 alignment of key entities ``a`` and response entities ``b`` maximising the total
+    of ``sim[(a, b)]`` over the cells given (all others 0), as ``(a, b)`` pairs of positive
+    similarity in order. The cells split into connected components (entities linked by a
+    positive cell) and a maximum-weight assignment of the whole is one of each component, so
+    each is solved alone on a dense matrix of its own entities (scipy's
+    ``linear_sum_assignment``): a corpus of thousands of entities never builds their full
+    ``|K| x |R|`` matrix."""
+    from scipy.optimize import linear_sum_assignment
+
+    cells = sorted(ab for ab, w in sim.items() if w > 0)
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def find(u):
+        parent.setdefault(u, u)
+        while parent[u] != u:
+            parent[u] = parent[parent[u]]
+            u = parent[u]
+        return u
+
+    for a, b in cells:
+        ra, rb = find(("k", a)), find(("r", b))
+        if ra != rb:
+            parent[ra] = rb
+    groups: dict[tuple[str, int], list[tuple[int, int]]] = defaultdict(list)
+    for a, b in cells:
+        groups[find(("k", a))].append((a, b))
+    out: list[tuple[int, int]] = []
+    for comp in groups.values():
+        if len(comp) == 1:
+            out.append(comp[0])
+            continue
+        A_ = sorted({a for a, _ in comp})
+        B_ = sorted({b for _, b in comp})
+        ia = {a: i for i, a in enumerate(A_)}
+        ib = {b: j for j, b in enumerate(B_)}
+        w = np.zeros((len(A_), len(B_)))
+        for a, b in comp:
+            w[ia[a], ib[b]] = sim[(a, b)]
+        ri, ci = linear_sum_assignment(-w)
+        out.extend((A_[i], B_[j]) for i, j in zip(ri.tolist(), ci.tolist(), strict=True)
+                   if w[i, j] > 0)
+    return sorted(out)
 
 
 def check(inst: MentionAlignmentInstance, alignment, metric: str = "ceafe") -> float:
@@ -441,17 +480,9 @@ def formulation(inst: MentionAlignmentInstance, metric: str) -> Formulation:
                     col[(a, bb)] = col.get((a, bb), 0) + 1
             # the entity alignment: the best one on the realised overlaps
             if col:
-                from scipy.optimize import linear_sum_assignment
-
-                cells = list(s)
-                A_ = sorted({a for a, _ in cells})
-                B_ = sorted({bb for _, bb in cells})
-                w = np.zeros((len(A_), len(B_)))
-                for (a, bb), n in col.items():
-                    w[A_.index(a), B_.index(bb)] = n * (
-                        2.0 / (len(K[a]) + len(R[bb])) if entity else 1.0)
-                ri, ci = linear_sum_assignment(-w)
-                chosen = {(A_[i], B_[j]) for i, j in zip(ri, ci, strict=True) if w[i, j] > 0}
+                chosen = set(best_entity_alignment(
+                    {(a, bb): n * (2.0 / (len(K[a]) + len(R[bb])) if entity else 1.0)
+                     for (a, bb), n in col.items()}))
                 for ab in chosen:
                     out[s[ab]] = 1.0
                 for (e, a, bb), j in t.items():
