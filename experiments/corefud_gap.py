@@ -25,7 +25,9 @@ Data (pilot-free: the experiment needs no pilot data; it adds real documents whe
   :func:`exactalign.perturb.corefud.read_documents` (heads from the dependency tree: GUM's
   annotation names none) and written back with :func:`~exactalign.perturb.corefud.to_corefud`;
   the systems are the same seeded perturbations at the same rates (``rounds_per_mention``). The
-  corpus is the file (``real.documents``: only its first N documents). No public system output
+  corpus is the file (``real.documents``: only its first N documents); only the first zero
+  matching of the config is run, as GUM has no empty nodes (the key has no zero a zero
+  matching could pair: ``dependent`` and ``linear`` give the same rows). No public system output
   for these files was found, so there are no real systems. Without the files the section says
   it is absent and the synthetic rows are unchanged.
 * ``scorer-tests`` -- only when ``EXACTALIGN_COREFUD_SCORER`` names a checkout of the scorer:
@@ -186,7 +188,7 @@ def units(config: dict) -> list[dict]:
         for f, name in enumerate(real["files"]):
             for s, rate in enumerate(config["system_rates"]):
                 for match in config["matches"]:
-                    for zm in config["zero_matches"]:
+                    for zm in config["zero_matches"][:1]:   # (GUM has no zeros: module doc)
                         out.append(dict(source="gum", corpus=name.split("-")[-1].split(".")[0],
                                         system=f"s{s}", rate=float(rate), match=match,
                                         zero_match=zm, seed=config["seed"], f=f, s=s,

@@ -101,6 +101,9 @@ def test_real_documents_join_when_present_and_the_summary_says_which(monkeypatch
     monkeypatch.setattr(cg, "gum_root", lambda: root)
     us = [u for u in cg.units(cfg) if u["source"] == "gum"]
     assert len(us) == 2 * 2 * 1 and {u["corpus"] for u in us} == {"dev"}
+    both = [u for u in cg.units({**cfg, "zero_matches": ["dependent", "linear"]})
+            if u["source"] == "gum"]
+    assert {u["zero_match"] for u in both} == {"dependent"}   # GUM has no zeros
     rows = cg.run(cfg, quiet=True)
     real = [r for r in rows if r["source"] == "gum"]
     docs = [r for r in real if r["level"] == "document"]
