@@ -283,46 +283,20 @@ def _ceaf_counts(K, R, fwd, entity: bool) -> tuple[float, ...]:
 def best_entity_alignment(sim: dict[tuple[int, int], float]) -> list[tuple[int, int]]:
     """A 1:1 alignment of key entities ``a`` and response entities ``b`` maximising the total
     of ``sim[(a, b)]`` over the cells given (all others 0), as ``(a, b)`` pairs of positive
-    similarity in order. The cells split into connected components (entities linked by a
-    positive cell) and a maximum-weight assignment of the whole is one of each component, so
-    each is solved alone on a dense matrix of its own entities (scipy's
-    ``linear_sum_assignment``): a corpus of thousands of entities never builds their full
-    ``|K| x |R|`` matrix."""
-    from scipy.optimize import linear_sum_assignment
+    similarity in order: the assignment path of :mod:`exactalign.problems.bipartite` on the
+    sparse cells (a dense matrix only up to ``bipartite.DENSE_CELLS`` cells, else the sparse
+    matching), so a corpus of thousands of entities never builds their full ``|K| x |R|``
+    matrix."""
+    from . import bipartite
 
     cells = sorted(ab for ab, w in sim.items() if w > 0)
-    parent: dict[tuple[str, int], tuple[str, int]] = {}
-
-    def find(u):
-        parent.setdefault(u, u)
-        while parent[u] != u:
-            parent[u] = parent[parent[u]]
-            u = parent[u]
-        return u
-
-    for a, b in cells:
-        ra, rb = find(("k", a)), find(("r", b))
-        if ra != rb:
-            parent[ra] = rb
-    groups: dict[tuple[str, int], list[tuple[int, int]]] = defaultdict(list)
-    for a, b in cells:
-        groups[find(("k", a))].append((a, b))
-    out: list[tuple[int, int]] = []
-    for comp in groups.values():
-        if len(comp) == 1:
-            out.append(comp[0])
-            continue
-        A_ = sorted({a for a, _ in comp})
-        B_ = sorted({b for _, b in comp})
-        ia = {a: i for i, a in enumerate(A_)}
-        ib = {b: j for j, b in enumerate(B_)}
-        w = np.zeros((len(A_), len(B_)))
-        for a, b in comp:
-            w[ia[a], ib[b]] = sim[(a, b)]
-        ri, ci = linear_sum_assignment(-w)
-        out.extend((A_[i], B_[j]) for i, j in zip(ri.tolist(), ci.tolist(), strict=True)
-                   if w[i, j] > 0)
-    return sorted(out)
+    if not cells:
+        return []
+    rows = np.array([a for a, _ in cells], dtype=np.int64)
+    cols = np.array([b for _, b in cells], dtype=np.int64)
+    w = np.array([sim[ab] for ab in cells], dtype=np.float64)
+    inst = bipartite.BipartiteInstance(int(rows.max()) + 1, int(cols.max()) + 1, rows, cols, w)
+    return sorted(cells[e] for e in bipartite.exact_special(inst).tolist())
 
 
 def check(inst: MentionAlignmentInstance, alignment, metric: str = "ceafe") -> float:
