@@ -56,7 +56,7 @@ lock: $(STAMP)            ## recompile requirements/constraints.txt (newest rele
 bench: $(STAMP)           ## pytest-benchmark timings (not assertions)
 	$(PY) -m pytest -q -m "not slow" --benchmark-enable --benchmark-only tests/bench
 
-bench-peers: $(STAMP)     ## exactalign vs each family's peer (the peers extra), one run: results/performance/
+bench-peers: $(STAMP)     ## exactalign vs each peer, one run: results/performance/ (set EXACTALIGN_EVMEVAL, EXACTALIGN_CONLL_SCORER, EXACTALIGN_TE3_TOOLKIT to your checkouts, or their rows are skipped)
 	$(PY) -m experiments run performance --out results --fresh
 	$(PY) -m experiments figures --out results performance
 
