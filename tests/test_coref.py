@@ -451,6 +451,24 @@ def test_ceaf_exact_ilp_and_brute_force_agree():
             assert greedy.result.status is Status.FEASIBLE
 
 
+def test_ceaf_instance_is_already_canonical():
+    """ceaf_instance skips the constructor's checks (BipartiteInstance._canonical): on random
+    chains, repeated and missing mentions included, it equals the checked instance."""
+    rng = np.random.default_rng(5)
+    for t in range(60):
+        n_ids = int(rng.integers(4, 14))
+        K, R = random_chains(rng, n_ids, bool(t % 2)), random_chains(rng, n_ids, bool(t % 3))
+        d = identified(K, R, n_ids)
+        for phi in ("mention", "entity"):
+            got = coref.ceaf_instance(d, phi)
+            checked = bipartite.BipartiteInstance(got.n_ref, got.n_pred, got.rows, got.cols,
+                                                  got.weights)
+            assert (got.n_ref, got.n_pred) == (len(d.key_chains), len(d.response_chains))
+            for name in ("rows", "cols", "weights"):
+                np.testing.assert_array_equal(getattr(got, name), getattr(checked, name))
+                assert not getattr(got, name).flags.writeable
+
+
 chains = st.lists(st.lists(st.integers(0, 7), min_size=1, max_size=5, unique=True),
                   max_size=5)
 

@@ -190,6 +190,22 @@ class BipartiteInstance:
         ok = (len(keys) > 0) & (keys[pos] == q) if len(keys) else np.zeros(len(q), bool)
         return np.where(ok, pos, -1)
 
+    @classmethod
+    def _canonical(cls, n_ref: int, n_pred: int, rows, cols, weights,
+                   kind: str = "1:1") -> BipartiteInstance:
+        """An instance from arrays the caller built in canonical form -- pairs ascending by
+        (reference, predicted), no duplicates, weights positive and finite, indices in range --
+        without checking them again (a metric's own instance built per document in a loop:
+        CEAF's from its sorted joins). Tests compare it with the checked constructor."""
+        inst = object.__new__(cls)
+        for name, value in (("n_ref", int(n_ref)), ("n_pred", int(n_pred)),
+                            ("rows", _frozen(np.asarray(rows, dtype=np.int64))),
+                            ("cols", _frozen(np.asarray(cols, dtype=np.int64))),
+                            ("weights", _frozen(np.asarray(weights, dtype=np.float64))),
+                            ("kind", kind)):
+            object.__setattr__(inst, name, value)
+        return inst
+
     def _restrict(self, refs, preds, edges) -> BipartiteInstance:
         """The instance restricted to a connected component, or a union of components (global
         ``refs``, ``preds``, ``edges``, each ascending, edges only between them), renumbered from

@@ -37,7 +37,8 @@ def ceaf_instance(d: Identified, phi: str) -> bipartite.BipartiteInstance:
         w = 2.0 * inter / (d.key_sizes[rows] + d.response_sizes[cols])
     else:
         raise ValueError(f"unknown CEAF similarity {phi!r}; choose 'mention' or 'entity'")
-    return bipartite.BipartiteInstance(len(d.key_chains), nR, rows, cols, w, "1:1")
+    # the joins' codes are distinct and ascending, each a positive overlap: canonical already
+    return bipartite.BipartiteInstance._canonical(len(d.key_chains), nR, rows, cols, w)
 
 
 @dataclass(frozen=True)
