@@ -180,6 +180,12 @@ FULL = {
     "sequence_sizes": [10, 20, 50],
     "latent_sizes": [10, 20, 30, 40, 50],
     "te3_runs": ["sys_ning17_SP+ILP"],
+    # corpus scale (issue 39): whole commands on hundreds to thousands of documents or pairs
+    "corpus_smatch_pairs": [100, 300, 1000, 1500],
+    "corpus_nugget_docs": [100, 300, 1000, 1500],
+    "corpus_coref_docs": [100, 300, 1000],
+    "corpus_coref_mentions": 50,  # key mentions per document (CoNLL-2012 dev: about 56)
+    "corpus_te3_docs": [100, 300, 1000],
     # in-process (training loop) table: documents per call, mentions per coreference document
     "loop_docs": [1, 10, 100],
     "loop_families": ["loop-smatch", "loop-coref", "loop-declared"],
@@ -194,6 +200,8 @@ QUICK = {**FULL, "rounds": 3, "warmup": 0, "timeout_s": 60.0,
          "coref_cases": ["TC-A-1"], "coref_sizes": [], "ceaf_sizes": [30],
          "sequence_sizes": [10], "latent_sizes": [8], "te3_runs": [],
          "loop_docs": [2], "loop_min_seconds": 0.05,
+         "corpus_smatch_pairs": [], "corpus_nugget_docs": [], "corpus_coref_docs": [],
+         "corpus_te3_docs": [],
          "loop_tools": ["exactalign-exact", "smatch-r1", "exactalign", "scorch",
                         "exactalign-declared", "metametric"]}
 
@@ -207,8 +215,11 @@ FIGURES = ("cost_vs_size.png", "inprocess.png")
 #: The in-process (training loop) families: one call scores 1, 10, 100 documents.
 LOOP_FAMILIES = ("loop-smatch", "loop-coref", "loop-declared")
 
+#: The corpus-scale families (issue 39): one whole command on 100 to 1,500 documents or pairs.
+CORPUS_FAMILIES = ("corpus-smatch", "corpus-nugget", "corpus-coref", "corpus-te3")
+
 FAMILIES = ("smatch-corpus", "smatch-pair", "nugget", "coref", "ceaf", "sequence", "latent",
-            "te3") + LOOP_FAMILIES
+            "te3") + CORPUS_FAMILIES + LOOP_FAMILIES
 COREF_METRICS = ["muc", "bcub", "ceafm", "ceafe", "blanc"]
 
 
@@ -854,6 +865,213 @@ def _first_documents(src: Path, dst: Path, docs: list[str]) -> None:
     dst.write_text("\n".join(out) + "\n", encoding="utf-8")
 
 
+# --------------------------------------------------------------------------------------------
+# corpus inputs (families ``corpus-*``): hundreds to thousands of documents or pairs
+# --------------------------------------------------------------------------------------------
+def _tbf_documents(path: Path) -> list[list[str]]:
+    """The documents of a TBF file, each its lines from ``#BeginOfDocument`` to
+    ``#EndOfDocument``."""
+    out, cur = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#BeginOfDocument"):
+            cur = [line]
+        elif cur is not None:
+            cur.append(line)
+            if line.startswith("#EndOfDocument"):
+                out.append(cur)
+                cur = None
+    return out
+
+
+def _cycled(docs: list[list[str]], n: int) -> list[str]:
+    """The lines of ``n`` documents: ``docs`` in turn, copy ``k >= 1`` of document ``d``
+    renamed ``d__k`` (the first copy keeps its id)."""
+    lines = []
+    for i in range(n):
+        doc = docs[i % len(docs)]
+        old = doc[0].split()[1]
+        k = i // len(docs)
+        new = f"{old}__{k}" if k else old
+        lines += [ln.replace(old, new) for ln in doc] if k else doc
+    return lines
+
+
+def synthetic_tbf(n_docs: int, seed: int, per_doc: int = 17) -> tuple[str, str]:
+    """``(gold, system)`` TBF texts (character mode) of ``n_docs`` seeded documents shaped like
+    the ACE-2005 dev sample (:func:`experiments.nugget_gap.synthetic_gold`'s layout: about
+    ``per_doc`` triggers of 3-9 characters, 8 types); the system keeps 80% of the triggers
+    (a quarter of them shifted by 1-2 characters, 15% of types and 15% of realis values
+    changed) and adds 10% spurious ones."""
+    rng = np.random.default_rng([seed, 2015, n_docs])
+    types = ["lifedie", "lifeinjure", "conflictattack", "movementtransport", "contactmeet",
+             "justicearrestjail", "transactiontransfermoney", "personnelelect"]
+    realis = ("Actual", "Actual", "Generic", "Other")
+    gold, system = [], []
+    for d in range(n_docs):
+        doc = f"doc{d:05d}"
+        gold.append(f"#BeginOfDocument {doc}")
+        system.append(f"#BeginOfDocument {doc}")
+        pos, s = int(rng.integers(50, 200)), 0
+        for k in range(per_doc):
+            n = int(rng.integers(3, 10))
+            t, r = types[int(rng.integers(len(types)))], realis[int(rng.integers(4))]
+            gold.append("\t".join(["gold", doc, f"T{k + 1}", f"{pos},{pos + n}", "x", t, r]))
+            if rng.random() < 0.8:
+                a = pos + (int(rng.integers(-2, 3)) if rng.random() < 0.25 else 0)
+                t2 = types[int(rng.integers(len(types)))] if rng.random() < 0.15 else t
+                r2 = realis[int(rng.integers(4))] if rng.random() < 0.15 else r
+                s += 1
+                system.append("\t".join(["sys", doc, f"E{s}", f"{max(0, a)},{a + n}", "x",
+                                         t2, r2]))
+            if rng.random() < 0.1:
+                s += 1
+                b = pos + n + 2
+                system.append("\t".join(["sys", doc, f"E{s}", f"{b},{b + 4}", "x",
+                                         types[int(rng.integers(len(types)))], "Actual"]))
+            pos += n + int(rng.integers(8, 120))
+        gold.append("#EndOfDocument")
+        system.append("#EndOfDocument")
+    return "\n".join(gold) + "\n", "\n".join(system) + "\n"
+
+
+def nugget_corpus(n: int, seed: int, work: Path) -> tuple[Path, Path, str]:
+    """``(gold, system, source)`` TBF files of ``n`` documents: the pilot ACE-2005 dev pair's
+    30 documents in turn, copies renamed (:func:`_cycled`), else :func:`synthetic_tbf`."""
+    g, s = work / "gold.tbf", work / "system.tbf"
+    data = resolve_data_dir()
+    ace = data.path / "nugget" / "ace-dev" if data.available else None
+    if ace is not None and (ace / "gold.tbf").is_file():
+        gd, sd = _tbf_documents(ace / "gold.tbf"), _tbf_documents(ace / "system.tbf")
+        by_id = {d[0].split()[1]: d for d in sd}
+        # the system's documents in the gold's order (an id missing there: an empty one)
+        sd = [by_id.get(d[0].split()[1], [d[0], "#EndOfDocument"]) for d in gd]
+        g.write_text("\n".join(_cycled(gd, n)) + "\n", encoding="utf-8")
+        s.write_text("\n".join(_cycled(sd, n)) + "\n", encoding="utf-8")
+        return g, s, "ace-dev-cycled"
+    gold, system = synthetic_tbf(n, seed)
+    g.write_text(gold, encoding="utf-8")
+    s.write_text(system, encoding="utf-8")
+    return g, s, "synthetic"
+
+
+def coref_corpus(n: int, mentions: int, seed: int, work: Path) -> tuple[Path, Path, Path, Path]:
+    """``(key, response, scorch key dir, scorch response dir)``: a CoNLL-2012 file of ``n``
+    documents (``doc00000``, ...), each :func:`coref_clusters` of ``mentions`` key mentions
+    seeded ``[seed, n, d]``, and the same documents as scorch's input (one JSON file per
+    document; scorch reads a directory and sums over its files)."""
+    key_lines, resp_lines = [], []
+    dirs = work / "scorch-key", work / "scorch-response"
+    for d in dirs:
+        d.mkdir(exist_ok=True)
+    tokens = mentions + mentions // 20
+    for d in range(n):
+        name = f"doc{d:05d}"
+        k, r = coref_clusters(mentions, int(np.random.SeedSequence([seed, n, d])
+                                            .generate_state(1)[0]))
+        for ents, out, folder in ((k, key_lines, dirs[0]), (r, resp_lines, dirs[1])):
+            col = ["-"] * tokens
+            for eid, ent in enumerate(ents, start=1):
+                for m in ent:
+                    col[m] = f"({eid})"
+            out += ([f"#begin document ({name}); part 000"] + [f"{name} {c}" for c in col]
+                    + ["", "#end document"])
+            clusters = {str(i): [f"{m}-{m}" for m in e] for i, e in enumerate(ents)}
+            (folder / f"{name}.json").write_text(
+                json.dumps({"type": "clusters", "clusters": clusters}), encoding="utf-8")
+    key, resp = work / "key.conll", work / "response.conll"
+    key.write_text("\n".join(key_lines) + "\n", encoding="utf-8")
+    resp.write_text("\n".join(resp_lines) + "\n", encoding="utf-8")
+    return key, resp, dirs[0], dirs[1]
+
+
+def _amr_blocks(path: Path) -> list[str]:
+    """The graphs of an AMR file as text blocks (comments kept), in file order."""
+    return [b.strip("\n") for b in re.split(r"\n\s*\n", path.read_text(encoding="utf-8"))
+            if any(ln.strip() and not ln.lstrip().startswith("#") for ln in b.splitlines())]
+
+
+def smatch_corpus(n: int, seed: int, work: Path) -> tuple[Path, Path, str]:
+    """``(test, gold, source)`` AMR files of ``n`` pairs: the pilot bamboo STS test pairs
+    (1,380) in turn, else ``n`` synthetic trees (:func:`~experiments.smatch_gap.synthetic_bank`)
+    against their ``relabel`` perturbation (rate 0.3)."""
+    test, gold = work / "test.amr", work / "gold.amr"
+    data = resolve_data_dir()
+    bamboo = data.path / "amr" / "bamboo-sts-test" if data.available else None
+    if bamboo is not None and (bamboo / "src.test.amr").is_file():
+        t, g = _amr_blocks(bamboo / "src.test.amr"), _amr_blocks(bamboo / "tgt.test.amr")
+        test.write_text("\n\n".join(t[i % len(t)] for i in range(n)) + "\n", encoding="utf-8")
+        gold.write_text("\n\n".join(g[i % len(g)] for i in range(n)) + "\n", encoding="utf-8")
+        return test, gold, "bamboo-cycled"
+    from .smatch_gap import perturb, synthetic_bank
+    from .smatch_walltime import amr_text
+
+    bank = synthetic_bank(n, seed)
+    rng = random.Random(f"{seed}-perf-corpus-{n}")
+    concepts = sorted({c for g in bank for _, _, c in g.instances})
+    roles = sorted({r for g in bank for r, _, _ in g.relations})
+    test.write_text(amr_text([perturb(g, "relabel", 0.3, rng, concepts, roles) for g in bank]),
+                    encoding="utf-8")
+    gold.write_text(amr_text(bank), encoding="utf-8")
+    return test, gold, "synthetic"
+
+
+_RELTYPE = re.compile(r'relType="([A-Z_]+)"')
+
+
+def _relabel_fourth(text: str, labels: list[str]) -> str:
+    """``text`` with every fourth TLINK relation that is one of ``labels`` replaced by the
+    next label of the list."""
+    seen = 0
+
+    def swap(m):
+        nonlocal seen
+        if m.group(1) not in labels:
+            return m.group(0)
+        seen += 1
+        if seen % 4:
+            return m.group(0)
+        return f'relType="{labels[(labels.index(m.group(1)) + 1) % len(labels)]}"'
+
+    return _RELTYPE.sub(swap, text)
+
+
+def te3_corpus(n: int, seed: int, work: Path) -> tuple[Path, Path, str]:
+    """``(gold dir, system dir, source)`` of ``n`` TimeML documents: the pilot TE3-Platinum
+    gold and ``sys_ning17_SP+ILP`` files in turn, copies renamed (file and ``DOCID``
+    ``name__k``), else seeded :func:`exactalign.synthetic.random_timeml` documents (10-30
+    events, 2-4 timexes, 20-60 links) against a copy with every fourth TLINK's relation
+    replaced."""
+    from exactalign import synthetic
+
+    gdir, sdir = work / "gold", work / "system"
+    gdir.mkdir(exist_ok=True)
+    sdir.mkdir(exist_ok=True)
+    data = resolve_data_dir()
+    te3 = data.path / "temporal" / "te3-platinum" if data.available else None
+    if te3 is not None and (te3 / "gold").is_dir():
+        names = sorted(p.name for p in (te3 / "gold").iterdir() if p.suffix == ".tml")
+        names = [x for x in names if (te3 / "sys_ning17_SP+ILP" / x).is_file()]
+        for i in range(n):
+            name, k = names[i % len(names)], i // len(names)
+            stem = name[:-len(".tml")]
+            new = f"{stem}__{k}" if k else stem
+            for src, dst in ((te3 / "gold", gdir), (te3 / "sys_ning17_SP+ILP", sdir)):
+                text = (src / name).read_text(encoding="utf-8")
+                if k:
+                    text = text.replace(f"<DOCID>{stem}</DOCID>", f"<DOCID>{new}</DOCID>")
+                (dst / f"{new}.tml").write_text(text, encoding="utf-8")
+        return gdir, sdir, "te3-platinum-cycled"
+    rng = np.random.default_rng([seed, 8, n])
+    others = ["BEFORE", "AFTER", "INCLUDES", "IS_INCLUDED", "SIMULTANEOUS"]
+    for k in range(n):
+        doc = f"synthetic{k:05d}"
+        text = synthetic.random_timeml(doc, int(rng.integers(10, 31)), int(rng.integers(2, 5)),
+                                       int(rng.integers(20, 61)), seed=[seed, 8, n, k])
+        (gdir / f"{doc}.tml").write_text(text, encoding="utf-8")
+        (sdir / f"{doc}.tml").write_text(_relabel_fourth(text, others), encoding="utf-8")
+    return gdir, sdir, "synthetic"
+
+
 def _amr_triples(path: Path) -> int:
     from exactalign.io.amr import read_amr
 
@@ -904,6 +1122,12 @@ def units(config: dict) -> list[dict]:
              "size_unit": "items"} for n in config["sequence_sizes"]]
     out += [{"family": "latent", "dataset": f"synthetic-{n}", "n": n, "size_unit": "variables"}
             for n in config["latent_sizes"]]
+    for fam, key, unit in (("corpus-smatch", "corpus_smatch_pairs", "pairs"),
+                           ("corpus-nugget", "corpus_nugget_docs", "documents"),
+                           ("corpus-coref", "corpus_coref_docs", "documents"),
+                           ("corpus-te3", "corpus_te3_docs", "documents")):
+        out += [{"family": fam, "dataset": f"{_corpus_source(fam, data)}-{n}", "n": n,
+                 "size": n, "size_unit": unit} for n in config.get(key, ())]
     for fam in config.get("loop_families", ()):
         source = loop_inputs(fam, config)[1]
         out += [{"family": fam, "dataset": f"{source}[:{n}]", "n": n, "size": n,
@@ -914,6 +1138,17 @@ def units(config: dict) -> list[dict]:
                  "system": str(te3 / run), "size": len(list((te3 / "gold").iterdir())),
                  "size_unit": "documents"} for run in config["te3_runs"]]
     return out
+
+
+def _corpus_source(family: str, data) -> str:
+    """Where a corpus family's documents come from: the pilot files it cycles through when
+    present (see :func:`smatch_corpus` and the others), else ``synthetic``."""
+    pilot = {"corpus-smatch": ("amr/bamboo-sts-test/src.test.amr", "bamboo-cycled"),
+             "corpus-nugget": ("nugget/ace-dev/gold.tbf", "ace-dev-cycled"),
+             "corpus-te3": ("temporal/te3-platinum/gold", "te3-platinum-cycled")}
+    if family in pilot and data.available and (data.path / pilot[family][0]).exists():
+        return pilot[family][1]
+    return "synthetic" if family != "corpus-coref" else "synthetic-docs"
 
 
 def _key(unit: dict) -> str:
@@ -988,6 +1223,27 @@ def _prepare(unit: dict, config: dict, tmp: Path) -> tuple[int, list[dict], call
     if fam == "te3":
         return unit["size"], te3_tools(config, tmp), \
             lambda t: t["argv"] + [unit["gold"], unit["system"]]
+    if fam == "corpus-smatch":
+        paths = smatch_corpus(unit["n"], seed, work)[:2]
+        return unit["n"], smatch_tools(config), lambda t: _smatch_argv(t, *paths)
+    if fam == "corpus-nugget":
+        g, s, _ = nugget_corpus(unit["n"], seed, work)
+        return unit["n"], nugget_tools(config), lambda t: t["argv"] + ["-g", str(g), "-s", str(s)]
+    if fam == "corpus-coref":
+        key, resp, skey, sresp = coref_corpus(unit["n"], config["corpus_coref_mentions"], seed,
+                                              work)
+
+        def corpus_coref_argv(t):
+            if t["role"] == "ours":
+                return t["argv"] + [str(key), str(resp), "--metric", *COREF_METRICS]
+            if t["name"] == "scorch":
+                return t["argv"] + [str(skey), str(sresp)]
+            return t["argv"] + [str(key), str(resp), "none"]
+
+        return unit["n"], coref_tools(config), corpus_coref_argv
+    if fam == "corpus-te3":
+        gdir, sdir, _ = te3_corpus(unit["n"], seed, work)
+        return unit["n"], te3_tools(config, tmp), lambda t: t["argv"] + [str(gdir), str(sdir)]
     if fam in LOOP_FAMILIES:
         path = work / "inputs.json"
         path.write_text(json.dumps(loop_inputs(fam, config)[0]), encoding="utf-8")
@@ -1154,6 +1410,13 @@ CHECKS = {
                  ("exactalign-dp", "metametric-ilp", "eq", 1e-6)],
     "latent": [("exactalign-declared", "metametric", "eq", 1e-9)],
     "te3": [("exactalign", "te3-toolkit", "eq", 1e-4)],
+    "corpus-smatch": [("exactalign", "smatch-r1", "le", 1e-9),
+                      ("exactalign", "smatch-r4", "le", 1e-9)],
+    "corpus-nugget": [("exactalign-kbp", "evmeval-v1.8", "eq", 1e-9),
+                      ("exactalign-exact", "evmeval-v1.8", "le", 1e-9),
+                      ("exactalign-exact", "exactalign-kbp", "le", 1e-9)],
+    "corpus-coref": [("exactalign", "conll-scorer-v8.01", "eq", 1e-4)],
+    "corpus-te3": [("exactalign", "te3-toolkit", "eq", 1e-4)],
     "loop-smatch": [("exactalign-exact", "smatch-r1", "le", 1e-9),
                     ("exactalign-exact", "smatch-r4", "le", 1e-9),
                     ("exactalign-exact", "exactalign-hillclimb", "le", 1e-9)],

@@ -71,20 +71,24 @@ def evaluate(gold: TbfFile, system: TbfFile, *, mappings: Iterable[str] = ("kbp"
     if type_whitelist is not None:
         type_whitelist = list(type_whitelist)
     filtered = type_filter(type_whitelist) is not None
+    docs = []  # (doc id, gold mentions, system mentions, instance per combination)
     for doc_id, g, s in document_pairs(gold, system, warnings, token_tables=token_tables,
                                        type_whitelist=type_whitelist, strict=strict):
         if coref:
             chains.append(document_chains(gold, system, doc_id, g, s, filtered=filtered))
             mentions.append((g, s))
-        instances = dict(zip(names, document_instances(g, s, combos, credits), strict=True))
-        for m in mappings:
-            if m in SPAN_FIRST:
-                results = span_first_results(m, instances)
-            else:
-                results = {n: bipartite.solve(inst, methods[m], **opts)
-                           for n, inst in instances.items()}
+        docs.append((doc_id, g, s, dict(zip(names, document_instances(g, s, combos, credits),
+                                            strict=True))))
+    for m in mappings:
+        if m in SPAN_FIRST:
+            results = [span_first_results(m, inst) for _, _, _, inst in docs]
+        else:  # per combination, every document's instance in one call (see solve_many)
+            solved = {n: bipartite.solve_many([inst[n] for _, _, _, inst in docs], methods[m],
+                                              **opts) for n in names}
+            results = [{n: solved[n][k] for n in names} for k in range(len(docs))]
+        for (doc_id, g, s, instances), res in zip(docs, results, strict=True):
             per_doc[m].append(DocumentScore(doc_id, len(g), len(s),
-                                            len({x.mention_id for x in s}), results, instances,
+                                            len({x.mention_id for x in s}), res, instances,
                                             tuple(x.type for x in g), tuple(x.type for x in s),
                                             tuple(x.mention_id for x in g),
                                             tuple(x.mention_id for x in s)))
