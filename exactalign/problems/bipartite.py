@@ -723,6 +723,10 @@ def solve(inst: BipartiteInstance, method: str = "exact", *, backend: str = "hig
     return _solve_ilp(inst, backend, options, decompose, warm_start, t0)
 
 
+#: The options of :func:`solve` only its ``ilp`` method reads.
+_ILP_ONLY = ("backend", "time_limit", "mip_rel_gap", "threads", "seed", "warm_start")
+
+
 def solve_many(instances, method: str = "exact", **options) -> list[Result]:
     """:func:`solve` of every instance of ``instances``, the same results -- with ``exact`` on
     1:1 instances in one solve: a corpus of documents, each its own small instance, costs one
@@ -740,8 +744,13 @@ def solve_many(instances, method: str = "exact", **options) -> list[Result]:
     objective, so each equals it). ``greedy`` (v1.8's mapping) batches the same way: it takes
     pairs in :func:`_score_order` (weight, then predicted and reference index, an order the
     offsets keep within each block), and a pair's fate depends only on the pairs of its own
-    block taken before it. Every other method, and any option :func:`solve` takes besides
-    ``certify_exact``, falls back to one :func:`solve` per instance.
+    block taken before it. The ILP's options (``backend``, ``time_limit``, ``seed``...) are
+    ignored there, as :func:`solve` ignores them. ``any_optimum=True`` (exact): the 1:1 components past the shortcuts
+    of every instance are solved together as :func:`solve` solves those of one instance (one
+    LP up to :data:`LP_MAX_PAIRS` pairs), so each instance gets *an* optimum, not necessarily
+    the one its own solve picks. Every other method, and any option :func:`solve` takes
+    besides ``certify_exact`` and ``any_optimum``, falls back to one :func:`solve` per
+    instance.
 
     >>> a = BipartiteInstance.from_dense([[0.9, 0.2], [0.8, 0.0]])
     >>> b = BipartiteInstance.from_dense([[0.5]])
@@ -750,11 +759,13 @@ def solve_many(instances, method: str = "exact", **options) -> list[Result]:
     """
     instances = list(instances)
     certify_exact = options.pop("certify_exact", True)
+    any_optimum = options.pop("any_optimum", False)
+    # what only the ILP reads (solve ignores it for exact and greedy)
+    ilp_only = {k: options.pop(k) for k in _ILP_ONLY if k in options}
     if (method not in ("exact", "greedy") or options or len(instances) < 2
             or any(i.kind != "1:1" for i in instances)):
-        if method != "exact":
-            return [solve(i, method, **options) for i in instances]
-        return [solve(i, method, certify_exact=certify_exact, **options) for i in instances]
+        return [solve(i, method, certify_exact=certify_exact, any_optimum=any_optimum,
+                      **ilp_only, **options) for i in instances]
     t0 = time.perf_counter()
     n_ref = np.array([i.n_ref for i in instances], dtype=np.int64)
     n_pred = np.array([i.n_pred for i in instances], dtype=np.int64)
@@ -778,7 +789,7 @@ def solve_many(instances, method: str = "exact", **options) -> list[Result]:
         al = np.asarray(greedy(big), dtype=np.int64).reshape(-1, 2)
         check(big, al)  # re-verified: feasible, every pair a candidate
     else:  # the alignment, checked; certified below
-        al = np.asarray(_solve_exact(big, True, False, t0).alignment,
+        al = np.asarray(_solve_exact(big, True, False, t0, any_optimum).alignment,
                         dtype=np.int64).reshape(-1, 2)
     idx = big.pair_index(al)
     doc_of_al = doc_of_pair[idx]
@@ -805,7 +816,10 @@ def solve_many(instances, method: str = "exact", **options) -> list[Result]:
             raise VerificationError(
                 f"the assignment path returned an alignment of weight {obj[k]!r} for instance "
                 f"{k} that its dual certificate does not prove optimal (bound {bounds[k]!r})")
-        bounds = np.maximum(bounds, obj)
+        # proven to the tolerance of close(): each bound is its objective (the duals' sums,
+        # taken in another order than a single instance's certificate takes them, may differ
+        # from it in the last bits, and a sum of such bounds would show a gap of 1e-16)
+        bounds = obj
     # connected components with a candidate pair, per instance (as solve counts them)
     labels = bipartite_components(big.n_ref, big.n_pred, big.rows, big.cols).edge_label
     firsts = np.unique(labels, return_index=True)[1] if len(labels) else np.zeros(0, np.int64)

@@ -50,13 +50,16 @@ class Ceaf:
     result: Result
 
 
-def ceaf(d: Identified, phi: str = "entity", method: str = "exact", **solve_options) -> Ceaf:
+def ceaf(d: Identified, phi: str = "entity", method: str = "exact", *,
+         result: Result | None = None, **solve_options) -> Ceaf:
     """CEAFe (``phi="entity"``) or CEAFm (``"mention"``) of one document, the alignment solved
     by ``method`` (``exact``, ``ilp``, ``greedy``, or any other :func:`bipartite.solve` method);
     ``solve_options`` (``backend``, ``time_limit``, ``seed``...) go to :func:`bipartite.solve`.
     When an ILP stops on its time limit the numerator is its incumbent (a lower bound) and the
-    result carries the bound."""
-    res = bipartite.solve(ceaf_instance(d, phi), method, **solve_options)
+    result carries the bound. ``result``: the solve of :func:`ceaf_instance` already done (by
+    :func:`~exactalign.problems.bipartite.solve_many` over a corpus)."""
+    res = result if result is not None else bipartite.solve(ceaf_instance(d, phi), method,
+                                                            **solve_options)
     num = 0.0 if res.objective is None else float(res.objective)
     if phi == "mention":
         dens = float(d.key_sizes.sum()), float(d.response_sizes.sum())

@@ -4,7 +4,7 @@ documents (:func:`score_documents`, :func:`score_files`) -- and the CoNLL averag
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -130,13 +130,16 @@ def score_document(key: Document, response: Document, metrics: Iterable[str] = M
 
 def score_identified(d: Identified, metrics: Iterable[str] = METRICS, *,
                      ceaf_method: str = "exact", compare_exact: bool = False,
+                     ceaf_results: Mapping[str, Result] | None = None,
                      **solve_options) -> DocumentScores:
-    """As :func:`score_document`, on a document already through :func:`identify`."""
+    """As :func:`score_document`, on a document already through :func:`identify`;
+    ``ceaf_results``: CEAF metric -> the solve of its alignment already done."""
     metrics = _check_metrics(metrics, ceaf_method)
     scores, solves, exact, witnesses = {}, {}, {}, {}
     for m in metrics:
         if m in CEAF_PHI:
-            c = ceaf(d, CEAF_PHI[m], ceaf_method, **solve_options)
+            c = ceaf(d, CEAF_PHI[m], ceaf_method,
+                     result=(ceaf_results or {}).get(m), **solve_options)
             scores[m], solves[m] = c.prf, c.result
             if compare_exact and ceaf_method in CEAF_HEURISTICS:
                 inst = ceaf_instance(d, CEAF_PHI[m])
@@ -187,9 +190,16 @@ def score_documents(pairs: Iterable[tuple[Document, Document]],
                              f"or twice in one (more than {max_repeated}), the first {m} in "
                              f"document {r.name!r}: the reference scorer v8.01 refuses to "
                              "score it", path=r.path, line=r.line)
+    # each CEAF's alignments over every document in one call (solve_many: one block-diagonal
+    # solve for exact and greedy; the other methods document by document)
+    solved = {m: bipartite.solve_many([ceaf_instance(d, CEAF_PHI[m]) for d in identified],
+                                      ceaf_method, **solve_options)
+              for m in metrics if m in CEAF_PHI}
     docs = tuple(score_identified(d, metrics, ceaf_method=ceaf_method,
-                                  compare_exact=compare_exact, **solve_options)
-                 for d in identified)
+                                  compare_exact=compare_exact,
+                                  ceaf_results={m: r[k] for m, r in solved.items()},
+                                  **solve_options)
+                 for k, d in enumerate(identified))
     return CorefScores(docs, metrics, ceaf_method)
 
 
