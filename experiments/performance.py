@@ -57,6 +57,21 @@ Families (column ``family``) and tools (``role`` ``ours``/``peer``):
                    size (one mention per token); size = key mentions; score = CEAFe F1. scorch
                    adds the response's spurious mentions to the key as singletons, so its score
                    equals v8.01's only without them and is not checked against ours.
+``corpus-smatch``  whole commands at corpus scale (issue 39, item 2): ``corpus_smatch_pairs``
+                   (100 to 1,500) AMR pairs -- the pilot bamboo STS test file's 1,380 pairs in
+                   turn (:func:`smatch_corpus`), else seeded synthetic trees against their
+                   ``relabel`` perturbation; the ``smatch-corpus`` tools; size = pairs.
+``corpus-nugget``  ``corpus_nugget_docs`` (100 to 1,500) documents: the pilot ACE-2005 dev pair's
+                   30 documents in turn, copies renamed ``ID__k`` (:func:`nugget_corpus`), else
+                   seeded synthetic documents (:func:`synthetic_tbf`); the ``nugget`` tools.
+``corpus-coref``   ``corpus_coref_docs`` (100 to 1,000) synthetic documents of
+                   ``corpus_coref_mentions`` key mentions in one CoNLL-2012 file
+                   (:func:`coref_corpus`); the ``coref`` tools, scorch on a directory of one
+                   JSON file per document (it scores the corpus as the sum over its files).
+``corpus-te3``     ``corpus_te3_docs`` (100 to 1,000) TimeML documents: the pilot TE3-Platinum
+                   gold and ``sys_ning17_SP+ILP`` files in turn, renamed (:func:`te3_corpus`),
+                   else seeded synthetic ones; the ``te3`` tools (the toolkit takes about 0.6 s
+                   a document, so it meets its time limit from a few hundred on).
 ``ceaf``           in-process: declared ``coref-ceafe`` against metametric's ``ceaf_phi4``
                    (score and both self-scores) on synthetic documents; size = key mentions.
 ``sequence``       in-process: exactalign's sequence DP (``monotone.solve``) against metametric's
@@ -109,8 +124,8 @@ Invariants (:class:`ExperimentError`): exactalign's runs succeed (a timeout is r
 error); where the tools compute the same number their scores are equal -- exact ``latent``,
 ``sequence``, ``ceaf`` and ``loop-declared`` against metametric (1e-9), ``loop-coref``'s CEAFe
 against scorch (1e-9), CEAFe against the reference scorer (1e-4), ``exactalign nugget
---mapping kbp`` against EvmEval (as printed), te3 against the toolkit (1e-4); exactalign's
-proven score is never below a heuristic peer's (smatch -r 1/-r 4, the kbp mapping and EvmEval
+--mapping kbp`` against EvmEval (as printed), te3 against the toolkit (1e-4), and the same at corpus
+scale (``corpus-*``); exactalign's proven score is never below a heuristic peer's (smatch -r 1/-r 4, the kbp mapping and EvmEval
 against ``--mapping exact``; in ``loop-smatch`` smatch -r 1/-r 4 and our hill-climber), and
 every exact in-process call of ours is proven optimal.
 """
@@ -891,8 +906,19 @@ def _cycled(docs: list[list[str]], n: int) -> list[str]:
         doc = docs[i % len(docs)]
         old = doc[0].split()[1]
         k = i // len(docs)
-        new = f"{old}__{k}" if k else old
-        lines += [ln.replace(old, new) for ln in doc] if k else doc
+        if not k:
+            lines += doc
+            continue
+        new = f"{old}__{k}"
+        for ln in doc:
+            if ln.startswith("#BeginOfDocument"):
+                ln = f"#BeginOfDocument {new}"
+            elif not ln.startswith("#") and ln.count("\t") >= 1:
+                fields = ln.split("\t")  # mention and relation lines: field 2 is the id
+                if fields[1] == old:
+                    fields[1] = new
+                ln = "\t".join(fields)
+            lines.append(ln)
     return lines
 
 

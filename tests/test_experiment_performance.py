@@ -285,3 +285,56 @@ def test_loop_inputs_are_seeded_and_sized():
     assert all(sum(map(len, k)) == 30 for k in a["keys"])
     tools = [t["name"] for t in performance.loop_tools("loop-smatch", cfg)]
     assert tools == ["exactalign-exact", "smatch-r1"]
+
+
+def test_corpus_families_reach_a_thousand_outside_quick():
+    for key in ("corpus_smatch_pairs", "corpus_nugget_docs", "corpus_coref_docs",
+                "corpus_te3_docs"):
+        assert max(performance.FULL[key]) >= 1000
+        assert performance.QUICK[key] == []
+    assert set(performance.CORPUS_FAMILIES) <= set(performance.FAMILIES)
+    assert set(performance.CORPUS_FAMILIES) <= set(performance.CHECKS)
+
+
+def test_corpus_inputs_without_pilot_data_are_seeded_and_sized(tmp_path, monkeypatch):
+    monkeypatch.setenv("EXACTALIGN_DATA", "none")
+    from exactalign.io.amr import read_amr
+    from exactalign.io.conll import read_conll
+    from exactalign.io.tbf import read_tbf
+
+    cfg = {**performance.FULL, "corpus_smatch_pairs": [7], "corpus_nugget_docs": [9],
+           "corpus_coref_docs": [5], "corpus_te3_docs": [4], "loop_families": []}
+    corpus = [u for u in performance.units(cfg) if u["family"] in performance.CORPUS_FAMILIES]
+    assert [(u["family"], u["size"], u["dataset"].rsplit("-", 1)[0]) for u in corpus] == [
+        ("corpus-smatch", 7, "synthetic"), ("corpus-nugget", 9, "synthetic"),
+        ("corpus-coref", 5, "synthetic-docs"), ("corpus-te3", 4, "synthetic")]
+    texts = []
+    for run in ("a", "b"):
+        work = tmp_path / run
+        work.mkdir()
+        test, gold, src = performance.smatch_corpus(7, 0, work)
+        assert src == "synthetic" and len(read_amr(test)) == len(read_amr(gold)) == 7
+        g, s, src = performance.nugget_corpus(9, 0, work)
+        assert src == "synthetic" and len(read_tbf(g).documents) == 9
+        assert set(read_tbf(s).documents) == set(read_tbf(g).documents)
+        key, resp, skey, sresp = performance.coref_corpus(5, 40, 0, work)
+        assert len(read_conll(key)) == len(read_conll(resp)) == 5
+        assert len(list(skey.iterdir())) == len(list(sresp.iterdir())) == 5
+        gdir, sdir, src = performance.te3_corpus(4, 0, work)
+        assert sorted(p.name for p in gdir.iterdir()) == sorted(p.name for p in sdir.iterdir())
+        assert len(list(gdir.iterdir())) == 4
+        texts.append([p.read_text() for p in (test, gold, g, s, key, resp)]
+                     + [p.read_text() for p in sorted(sdir.iterdir())])
+    assert texts[0] == texts[1]  # seeded
+    assert any(a != b for a, b in zip(
+        [p.read_text() for p in sorted((tmp_path / "a" / "gold").iterdir())], texts[0][6:],
+        strict=True))  # the system's relations differ from the gold's
+
+
+def test_cycled_documents_get_new_ids():
+    docs = [["#BeginOfDocument A", "s\tA\tm1\t0,3\tx\tt\tActual", "#EndOfDocument"],
+            ["#BeginOfDocument B", "#EndOfDocument"]]
+    lines = performance._cycled(docs, 5)
+    ids = [ln.split()[1] for ln in lines if ln.startswith("#BeginOfDocument")]
+    assert ids == ["A", "B", "A__1", "B__1", "A__2"]
+    assert "s\tA__2\tm1\t0,3\tx\tt\tActual" in lines

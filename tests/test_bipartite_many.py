@@ -1,0 +1,86 @@
+"""``bipartite.solve_many``: a corpus of instances in one block-diagonal solve gives every
+instance what its own ``solve`` gives (exact and greedy), and falls back otherwise."""
+
+import numpy as np
+import pytest
+
+from exactalign import bipartite as B
+from exactalign.io.tbf import parse_tbf
+from exactalign.metrics.nugget.evaluation import evaluate
+from exactalign.synthetic import random_bipartite
+
+
+def _corpus(seed=0, n=120, halves=False):
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(n):
+        a, b = int(rng.integers(0, 15)), int(rng.integers(0, 15))
+        if not (a and b):
+            out.append(B.BipartiteInstance(a, b, np.zeros(0, np.int64), np.zeros(0, np.int64),
+                                           np.zeros(0)))
+            continue
+        inst = random_bipartite(a, b, degree=float(rng.uniform(0.5, 5)), seed=[seed, k],
+                                weights="dice")
+        if halves:  # many ties
+            w = np.round(np.asarray(inst.weights) * 2) / 2
+            keep = w > 0
+            inst = B.BipartiteInstance(a, b, np.asarray(inst.rows)[keep],
+                                       np.asarray(inst.cols)[keep], w[keep])
+        out.append(inst)
+    return out
+
+
+@pytest.mark.parametrize("halves", [False, True])
+@pytest.mark.parametrize("method", ["exact", "greedy"])
+def test_same_results_as_one_solve_per_instance(method, halves):
+    insts = _corpus(1, halves=halves)
+    for many, inst in zip(B.solve_many(insts, method), insts, strict=True):
+        one = B.solve(inst, method)
+        assert np.array_equal(np.asarray(many.alignment), np.asarray(one.alignment))
+        assert many.objective == one.objective
+        assert many.status == one.status and many.components == one.components
+        if method == "exact":
+            assert many.proven_optimal and many.bound == pytest.approx(one.bound, abs=1e-12)
+            assert dict(many.details) == dict(one.details)
+        else:
+            assert many.bound is None
+        assert B.check(inst, many.alignment) == many.objective
+
+
+def test_any_optimum_and_ilp_options_keep_the_optimum():
+    insts = _corpus(2)
+    many = B.solve_many(insts, "exact", any_optimum=True, backend="highs", time_limit=10.0,
+                        seed=3)
+    for r, inst in zip(many, insts, strict=True):
+        assert r.proven_optimal
+        assert r.objective == pytest.approx(B.solve(inst, "ilp").objective, abs=1e-9)
+
+
+def test_other_methods_and_kinds_fall_back_to_solve():
+    insts = _corpus(3, n=6)
+    ilp = B.solve_many(insts, "ilp")
+    assert [r.method for r in ilp] == ["ilp"] * 6
+    n1 = [B.BipartiteInstance(2, 2, [0, 1], [0, 0], [0.5, 0.7], kind="N:1")] * 2
+    assert [r.objective for r in B.solve_many(n1)] == [B.solve(n1[0]).objective] * 2
+    assert B.solve_many([]) == []
+
+
+def test_nugget_documents_scored_together_as_one_by_one():
+    lines = []
+    for side, spans in (("gold", [(0, 4, "a"), (5, 9, "a"), (10, 14, "b")]),
+                        ("sys", [(0, 4, "a"), (4, 9, "a"), (10, 13, "a")])):
+        out = []
+        for d in range(3):
+            out.append(f"#BeginOfDocument d{d}")
+            out += ["\t".join([side, f"d{d}", f"m{i}", f"{b + d},{e + d}", "x", t, "Actual"])
+                    for i, (b, e, t) in enumerate(spans)]
+            out.append("#EndOfDocument")
+        lines.append(parse_tbf("\n".join(out) + "\n"))
+    ev = evaluate(*lines, mappings=["kbp", "exact"])
+    for m, method in (("kbp", "greedy"), ("exact", "exact")):
+        for doc in ev.scores[m].documents:
+            for name, inst in doc.instances.items():
+                one = B.solve(inst, method)
+                assert np.array_equal(np.asarray(doc.results[name].alignment),
+                                      np.asarray(one.alignment))
+                assert doc.results[name].objective == one.objective
