@@ -79,6 +79,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -236,6 +237,10 @@ class _Sink:
 # --------------------------------------------------------------------------------------------
 # spans
 # --------------------------------------------------------------------------------------------
+#: A character span of one piece ``begin,end`` (ASCII digits, optional blanks around each).
+_ONE_PIECE = re.compile(r"\s*\+?(\d+)\s*,\s*\+?(\d+)\s*", re.ASCII)
+
+
 def _int(text: str) -> int | None:
     t = text.strip()
     if t[:1] in "+-":
@@ -259,6 +264,11 @@ def parse_span(span: str, mode: str, *, path: str | None = None, line: int | Non
                              "(expected comma-separated token ids such as t3,t4)",
                              path=path, line=line)
         return tuple(dict.fromkeys(ids))
+    one = _ONE_PIECE.fullmatch(span)
+    if one:  # the common case, one well-formed non-empty piece: what the loop below returns
+        b, e = int(one.group(1)), int(one.group(2))
+        if b < e:
+            return ((b, e),)
     pieces = []
     for piece in span.split(";"):
         parts = piece.split(",")
