@@ -47,10 +47,10 @@ def test_same_results_as_one_solve_per_instance(method, halves):
         assert B.check(inst, many.alignment) == many.objective
 
 
-def test_any_optimum_and_ilp_options_keep_the_optimum():
-    insts = _corpus(2)
-    many = B.solve_many(insts, "exact", any_optimum=True, backend="highs", time_limit=10.0,
-                        seed=3)
+@pytest.mark.parametrize("n", [60, 900])  # the dense and (past DENSE_CELLS) sparse paths
+def test_ilp_options_are_ignored_and_keep_the_optimum(n):
+    insts = _corpus(2, n=n)
+    many = B.solve_many(insts, "exact", backend="highs", time_limit=10.0, seed=3)
     for r, inst in zip(many, insts, strict=True):
         assert r.proven_optimal
         assert r.objective == pytest.approx(B.solve(inst, "ilp").objective, abs=1e-9)

@@ -733,10 +733,9 @@ def solve_many(instances, method: str = "exact", **options) -> list[Result]:
     block-diagonal instance (document ``k``'s items after those of documents ``0 .. k-1``)
     instead of a solver set-up per document.
 
-    The exact path splits an instance into connected components and solves each on its own,
-    renumbered (a component never spans two documents, and the stars' tie-break by
-    (predicted, reference) keeps its order under the offsets), so every document gets the
-    alignment its own solve returns. The block-diagonal alignment is re-verified
+    The exact path solves each instance's assignment as :func:`solve` does (its own
+    :func:`exact_special`, the cheap part), so every document gets the alignment its own solve
+    returns; what is done once is the rest. The block-diagonal alignment is re-verified
     (:func:`check`) and certified once (:func:`certify`); each document's objective is the sum
     of its pairs' weights, and its bound that of the certificate's duals on its own items and
     pairs (a dual of the whole restricted to a block is a dual of the block: weak duality
@@ -745,11 +744,8 @@ def solve_many(instances, method: str = "exact", **options) -> list[Result]:
     pairs in :func:`_score_order` (weight, then predicted and reference index, an order the
     offsets keep within each block), and a pair's fate depends only on the pairs of its own
     block taken before it. The ILP's options (``backend``, ``time_limit``, ``seed``...) are
-    ignored there, as :func:`solve` ignores them. ``any_optimum=True`` (exact): the 1:1 components past the shortcuts
-    of every instance are solved together as :func:`solve` solves those of one instance (one
-    LP up to :data:`LP_MAX_PAIRS` pairs), so each instance gets *an* optimum, not necessarily
-    the one its own solve picks. Every other method, and any option :func:`solve` takes
-    besides ``certify_exact`` and ``any_optimum``, falls back to one :func:`solve` per
+    ignored there, as :func:`solve` ignores them. Every other method, and any option
+    :func:`solve` takes besides ``certify_exact``, falls back to one :func:`solve` per
     instance.
 
     >>> a = BipartiteInstance.from_dense([[0.9, 0.2], [0.8, 0.0]])
@@ -759,13 +755,12 @@ def solve_many(instances, method: str = "exact", **options) -> list[Result]:
     """
     instances = list(instances)
     certify_exact = options.pop("certify_exact", True)
-    any_optimum = options.pop("any_optimum", False)
     # what only the ILP reads (solve ignores it for exact and greedy)
     ilp_only = {k: options.pop(k) for k in _ILP_ONLY if k in options}
     if (method not in ("exact", "greedy") or options or len(instances) < 2
             or any(i.kind != "1:1" for i in instances)):
-        return [solve(i, method, certify_exact=certify_exact, any_optimum=any_optimum,
-                      **ilp_only, **options) for i in instances]
+        return [solve(i, method, certify_exact=certify_exact, **ilp_only, **options)
+                for i in instances]
     t0 = time.perf_counter()
     n_ref = np.array([i.n_ref for i in instances], dtype=np.int64)
     n_pred = np.array([i.n_pred for i in instances], dtype=np.int64)
@@ -788,9 +783,12 @@ def solve_many(instances, method: str = "exact", **options) -> list[Result]:
     if method == "greedy":
         al = np.asarray(greedy(big), dtype=np.int64).reshape(-1, 2)
         check(big, al)  # re-verified: feasible, every pair a candidate
-    else:  # the alignment, checked; certified below
-        al = np.asarray(_solve_exact(big, True, False, t0, any_optimum).alignment,
-                        dtype=np.int64).reshape(-1, 2)
+    else:  # each instance's own assignment (edges of ``big`` after the offsets); certified below
+        pair_off = np.concatenate([[0], np.cumsum(sizes)])
+        edges = np.concatenate([exact_special(i) + pair_off[k] for k, i in enumerate(instances)]
+                               + [np.zeros(0, np.int64)])
+        al = _alignment_from_edges(big, edges)
+        check(big, al)
     idx = big.pair_index(al)
     doc_of_al = doc_of_pair[idx]
     starts = np.searchsorted(doc_of_al, np.arange(len(instances) + 1))
@@ -820,10 +818,7 @@ def solve_many(instances, method: str = "exact", **options) -> list[Result]:
         # taken in another order than a single instance's certificate takes them, may differ
         # from it in the last bits, and a sum of such bounds would show a gap of 1e-16)
         bounds = obj
-    # connected components with a candidate pair, per instance (as solve counts them)
-    labels = bipartite_components(big.n_ref, big.n_pred, big.rows, big.cols).edge_label
-    firsts = np.unique(labels, return_index=True)[1] if len(labels) else np.zeros(0, np.int64)
-    ncomp = np.bincount(doc_of_pair[firsts], minlength=len(instances))
+    ncomp = (sizes > 0).astype(np.int64)  # one subproblem per instance with a pair, as solve
     wall = (time.perf_counter() - t0) / len(instances)
     out = []
     for k in range(len(instances)):
