@@ -70,7 +70,7 @@ Families (column ``family``) and tools (``role`` ``ours``/``peer``):
                    JSON file per document (it scores the corpus as the sum over its files).
 ``corpus-te3``     ``corpus_te3_docs`` (100 to 1,000) TimeML documents: the pilot TE3-Platinum
                    gold and ``sys_ning17_SP+ILP`` files in turn, renamed (:func:`te3_corpus`),
-                   else seeded synthetic ones; the ``te3`` tools (the toolkit takes about 0.6 s
+                   else seeded synthetic ones; the ``te3`` tools (the toolkit takes 0.5-0.9 s
                    a document, so it meets its time limit from a few hundred on).
 ``ceaf``           in-process: declared ``coref-ceafe`` against metametric's ``ceaf_phi4``
                    (score and both self-scores) on synthetic documents; size = key mentions.
