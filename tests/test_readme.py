@@ -24,15 +24,21 @@ def _section(text: str, title: str) -> str:
     return text.split(f"## {title}", 1)[1].split("\n## ", 1)[0]
 
 
-def test_readme_declared_metrics_example_prints_its_comments():
+def _python_block_output(title: str) -> tuple[list[str], list[str]]:
+    """(printed lines, the comments of its print lines) of the section's python block, run."""
     block = re.search(r"```python\n(.*?)```", _section(README.read_text(encoding="utf-8"),
-                                                        "Declared metrics"), re.S).group(1)
+                                                        title), re.S).group(1)
     expected = [line.split("#", 1)[1].strip() for line in block.splitlines()
                 if line.startswith("print(") and "#" in line]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(block, str(README), "exec"), {})
-    assert out.getvalue().splitlines() == expected == ["optimal 0.5 1.0"]
+    return out.getvalue().splitlines(), expected
+
+
+def test_readme_declared_metrics_example_prints_its_comments():
+    printed, expected = _python_block_output("Declared metrics")
+    assert printed == expected == ["optimal 0.5 1.0"]
 
 
 def test_readme_declared_metrics_commands_run():
@@ -59,12 +65,6 @@ def test_readme_declared_metrics_commands_run():
 
 
 def test_readme_training_loop_example_prints_its_comments():
-    block = re.search(r"```python\n(.*?)```", _section(README.read_text(encoding="utf-8"),
-                                                        "In a training loop"), re.S).group(1)
-    expected = [line.split("#", 1)[1].strip() for line in block.splitlines()
-                if line.startswith("print(") and "#" in line]
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(block, str(README), "exec"), {})
-    assert out.getvalue().splitlines() == expected
+    printed, expected = _python_block_output("In a training loop")
+    assert printed == expected
     assert len(expected) == 3

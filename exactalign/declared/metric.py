@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.batch import batch_indices
 from ..core.errors import InputError, VerificationError
 from ..core.result import Result, Status, close, combine_results, worst_status
 from ..metrics.aggregation import PRF, macro
@@ -466,19 +467,10 @@ class PreparedMetric:
                             "compute(predictions=...)")
         m = self.metric
         predictions = list(predictions)
-        n = len(self._roots)
-        if indices is None:
-            if len(predictions) != n:
-                raise InputError(f"{len(predictions)} predicted documents but {n} reference "
-                                 "documents (give indices= to score a batch)")
-            indices = range(n)
-        elif len(indices) != len(predictions):
-            raise InputError(f"{len(indices)} indices for {len(predictions)} predictions")
+        indices = batch_indices(len(predictions), len(self._roots), indices)
         t0 = time.perf_counter()
         docs = []
         for k, (p, i) in enumerate(zip(predictions, indices, strict=True)):
-            if not (isinstance(i, int) and 0 <= i < n):
-                raise InputError(f"prediction {k}: reference index {i!r} is not in 0..{n - 1}")
             try:
                 docs.append(m._score_roots(self._roots[i], m._root(p), self.method, self.seed,
                                            self._id(i), self.backend, self._states[i]))

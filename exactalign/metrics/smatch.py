@@ -508,21 +508,14 @@ class SmatchScorer:
         predictions as references). A batch of one is a one-pair corpus: ``score([p],
         indices=[i])``. Returns the :class:`CorpusScore` of :func:`score_pairs`, pairs
         numbered by their position in the batch."""
+        from ..core.batch import batch_indices
+
         predictions = list(predictions)
-        if indices is None:
-            if len(predictions) != len(self._gold):
-                raise InputError(f"{len(predictions)} predictions for {len(self._gold)} "
-                                 "references (give indices= to score a batch)")
-            indices = range(len(predictions))
-        elif len(indices) != len(predictions):
-            raise InputError(f"{len(indices)} indices for {len(predictions)} predictions")
+        indices = batch_indices(len(predictions), len(self._gold), indices)
         from ..problems.latent.instance import LatentInstance
 
-        n = len(self._gold)
         insts, counts, pairs, dups = [], [], [], []
         for k, (p, i) in enumerate(zip(predictions, indices, strict=True)):
-            if not (isinstance(i, int) and 0 <= i < n):
-                raise InputError(f"prediction {k}: reference index {i!r} is not in 0..{n - 1}")
             test = _as_graph(p, "prediction", k)
             gold, gold_dups, gold_side, gold_count = self._gold[i]
             if self.duplicates == "set":

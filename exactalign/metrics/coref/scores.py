@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ...core.batch import batch_indices
 from ...core.errors import InputError
 from ...core.result import Result, combine_results
 from ...io.conll import Document, pair_documents, read_conll
@@ -247,18 +248,9 @@ class CorefScorer:
         """Score ``responses`` (documents or lists of clusters), the ``k``-th against key
         ``indices[k]`` (default: every key in order; then as many responses as keys)."""
         responses = list(responses)
-        n = len(self._prepared)
-        if indices is None:
-            if len(responses) != n:
-                raise InputError(f"{len(responses)} responses for {n} keys (give indices= "
-                                 "to score a batch)")
-            indices = range(n)
-        elif len(indices) != len(responses):
-            raise InputError(f"{len(indices)} indices for {len(responses)} responses")
+        indices = batch_indices(len(responses), len(self._prepared), indices, "response", "key")
         identified = []
         for k, (r, i) in enumerate(zip(responses, indices, strict=True)):
-            if not (isinstance(i, int) and 0 <= i < n):
-                raise InputError(f"response {k}: key index {i!r} is not in 0..{n - 1}")
             identified.append(identify_prepared(self._prepared[i],
                                                 _document(r, "response", k)))
         if self.max_repeated is not None:
