@@ -38,35 +38,38 @@ Measured (AMR Bio test bank, held out: consecutive sentences joined with
 :mod:`~exactalign.io.docamr`, the system side perturbed, 10%), the LP alone: 600 variables,
 86,435 pairs: 11 rounds, 19,608 pairs generated, the LP optimum 1,044 certified in 3.0 s (the
 whole LP: PDLP 14 s, dual simplex 81 s); 1,000 variables, 241,051 pairs: 20 rounds, 40,366
-pairs, 35 s (two thirds of it in HiGHS' re-solves, 4,000-8,000 dual simplex iterations each:
-the hot start saves little once 2,000 columns come in). Primal simplex re-solves were slower
-(600 variables: 20 s; 1,000: over 10 minutes), as were interior-point duals (600: 43 s),
-smaller batches, one pair per variable and round, and spending the slack of pairs inside on
-their missing rows (no fewer pairs generated).
+pairs, 35 s with 2,000 pairs a round (two thirds of it in HiGHS' re-solves, 4,000-8,000 dual
+simplex iterations each: the hot start saves little once 2,000 columns come in). Primal simplex
+re-solves were slower (600 variables: 20 s; 1,000: over 10 minutes), as were interior-point
+duals (600: 43 s), smaller batches, one pair per variable and round, and spending the slack of
+pairs inside on their missing rows (no fewer pairs generated).
 
-Measured since, none kept (same held-out pairs, LP alone, CPU seconds on a loaded two-core
-machine; the 1,000-variable pair takes 31 s and 20 rounds, the 600-variable one 2.5 s and 11
-rounds, as the code stands). The rounds follow the bound, not the LP value: every round adds
-its 2,000 pairs until the balanced duals' bound falls within a unit of the LP, whatever the
-first set. So the primal side does not help: the sentence-restricted optimum (docSmatch's
-space, ``--restrict sentence``) in the first set lifts the first restricted LP from 1,339 to
-1,747 at 1,000 variables, and it still takes 21 rounds and 40,886 pairs (the restricted optimum,
-1,676, is far below the unrestricted 1,808 when the two sides merge coreference differently,
-and costs 10 s itself); 6 or 10 first pairs per variable: 20 and 17 rounds, 38 s and 40 s. On
-the dual side: Wentges smoothing towards the best-bound multipliers so far is void when the
-round's balanced duals are that centre (they always are), and from the plain duals (weights
-0.5, 0.8) it prices in a few dozen pairs a round: 45-50 rounds and the bound still at 2,042-2,054
-after 100 s; eight balancing sweeps instead of two change nothing; interior-point duals without
-crossover (central, not degenerate) generate 14,554 pairs instead of 19,608 at 600 variables,
-but 13 s. Smaller restricted LPs: dropping pairs that stayed nonbasic with a negative reduced
-cost for one or two rounds cycles (the extension prices them in again: it charges them more
-than the rows they had inside; 1,000 rounds without closing the gap); a cap of 2 or 5 added
-pairs per variable and round: 125 and 42 rounds, 16 s and 6.6 s (600 variables). The re-solves:
-primal simplex after rounds that add under 500 pairs cuts the last rounds' iterations (3,976 to
-5-1,215) but takes 25 rounds, 30.8 s against 31.3 s; re-solving from scratch with presolve
-costs 21,000 iterations a round and lands on another dual vertex each time (77 rounds, 187 s);
-HiGHS' Devex dual edge weights 16 s, Dantzig's over 270 s, no cost perturbation 6.3 s, no
-scaling 2.4 s (600 variables)."""
+Measured since, none kept but a larger :data:`BATCH` (same held-out pairs, LP alone, CPU seconds
+on a loaded two-core machine; the 1,000-variable pair takes 31 s and 20 rounds, the 600-variable
+one 2.5 s and 11 rounds, with 2,000 pairs a round). The rounds follow the bound, not the LP
+value: every round adds its 2,000 pairs until the balanced duals' bound falls within a unit of
+the LP, whatever the first set. So the primal side does not help: the sentence-restricted
+optimum (docSmatch's space, ``--restrict sentence``) in the first set lifts the first restricted
+LP from 1,339 to 1,747 at 1,000 variables, and it still takes 21 rounds and 40,886 pairs (the
+restricted optimum, 1,676, is far below the unrestricted 1,808 when the two sides merge
+coreference differently, and costs 10 s itself); 6 or 10 first pairs per variable: 20 and 17
+rounds, 38 s and 40 s. On the dual side: Wentges smoothing towards the best-bound multipliers so
+far is void when the round's balanced duals are that centre (they always are), and from the
+plain duals (weights 0.5, 0.8) it prices in a few dozen pairs a round: 45-50 rounds and the
+bound still at 2,042-2,054 after 100 s; eight balancing sweeps instead of two change nothing;
+interior-point duals without crossover (central, not degenerate) generate 14,554 pairs instead
+of 19,608 at 600 variables, but 13 s. Smaller restricted LPs: dropping pairs that stayed
+nonbasic with a negative reduced cost for one or two rounds cycles (the extension prices them in
+again: it charges them more than the rows they had inside; 1,000 rounds without closing the
+gap); a cap of 2 or 5 added pairs per variable and round: 125 and 42 rounds, 16 s and 6.6 s (600
+variables). The re-solves: primal simplex after rounds that add under 500 pairs cuts the last
+rounds' iterations (3,976 to 5-1,215) but takes 25 rounds, 30.8 s against 31.3 s; re-solving
+from scratch with presolve costs 21,000 iterations a round and lands on another dual vertex each
+time (77 rounds, 187 s); HiGHS' Devex dual edge weights 16 s, Dantzig's over 270 s, no cost
+perturbation 6.3 s, no scaling 2.4 s (600 variables). Kept: 4,000 pairs a round instead of 2,000
+(:data:`BATCH`; fewer rounds, 13 instead of 20 at 1,000 variables, each costing little more):
+whole exact runs 5-20% less CPU, most on the biggest pair (1,500 variables: 106-112 s against
+130-134 s)."""
 
 from __future__ import annotations
 
@@ -87,8 +90,11 @@ log = logging.getLogger(__name__)
 FIRST_PER_VARIABLE = 3
 
 #: Pairs added per round at most: the most attractive (measured on the 600-variable pair: 1,000
-#: 6.4 s, 2,000 5.8 s, 5,000 5.6 s, 10,000 7.3 s; one per variable and round: 27 s).
-BATCH = 2000
+#: 6.4 s, 2,000 5.8 s, 5,000 5.6 s, 10,000 7.3 s; one per variable and round: 27 s). Whole exact
+#: runs, CPU seconds on one core of a loaded machine, 2,000 against 4,000: 600 variables 3.3,
+#: 3.1 / 2.8, 2.8; 1,000 variables 31.0, 35.5 / 30.3, 31.3 (13 rounds instead of 20; 8,000: 9
+#: rounds, no faster); 1,500 variables 130, 134 / 106, 112.
+BATCH = 4000
 
 #: A pair prices as attractive when its reduced cost exceeds this (HiGHS' dual tolerance is
 #: 1e-7: smaller values are noise).
