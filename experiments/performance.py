@@ -1584,13 +1584,7 @@ def loop_summary(rows: list[dict]) -> str:
               "first score: the imports, building the inputs, prepare and the first call (a "
               "library that imports scipy at import pays it there, one that imports it lazily "
               "in its first call). Ratio < 1: exactalign is faster."]
-    timed: dict = {}
-    for r in rows:
-        if r["status"] != "skipped" and r.get("version"):
-            timed.setdefault(r["tool"], set()).add(r["version"])
-    if timed:
-        lines += ["", "Versions timed: " + "; ".join(f"{t}: {', '.join(sorted(v))}"
-                                                     for t, v in timed.items()) + "."]
+    lines += _versions_timed(rows)
     if heur:
         lines += ["", "Heuristic peers (proven no: their score is a hill-climber's, not a "
                   "proven optimum, so their time buys a weaker answer than exactalign's exact "
@@ -1653,13 +1647,7 @@ def _main_summary(rows: list[dict]) -> str:
     if skipped:
         lines += ["", "Skipped: " + "; ".join(f"{t} ({why})" for t, why in sorted(skipped))
                   + "."]
-    timed = {}
-    for r in rows:
-        if r["status"] != "skipped" and r.get("version"):
-            timed.setdefault(r["tool"], set()).add(r["version"])
-    if timed:
-        lines += ["", "Versions timed: " + "; ".join(f"{t}: {', '.join(sorted(v))}"
-                                                     for t, v in timed.items()) + "."]
+    lines += _versions_timed(rows)
     lines += ["", "Median over the recorded runs (each a fresh process, tools alternating); "
               "``command``: whole-command wall time; ``in-process``: the computation timed "
               "inside its own process. Ratio < 1: exactalign is faster. Peak MB: the process's "
@@ -1815,3 +1803,15 @@ def fitted_exponent(sizes, times) -> float:
     """Slope of the least-squares line of log(times) on log(sizes)."""
     return float(np.polyfit(np.log(sizes), np.log(times), 1)[0])
 
+
+def _versions_timed(rows: list[dict]) -> list[str]:
+    """The SUMMARY's "Versions timed" paragraph (a blank line first): each tool's versions
+    among the rows that ran; nothing when none names one."""
+    timed: dict = {}
+    for r in rows:
+        if r["status"] != "skipped" and r.get("version"):
+            timed.setdefault(r["tool"], set()).add(r["version"])
+    if not timed:
+        return []
+    return ["", "Versions timed: " + "; ".join(f"{t}: {', '.join(sorted(v))}"
+                                               for t, v in timed.items()) + "."]
