@@ -214,7 +214,18 @@ def test_exact_is_proven_by_a_checkable_dual_certificate():
     pilot = B.pilot2015(inst)
     assert B.check(inst, pilot) == pytest.approx(1.0)
     assert B.certify(inst, pilot).bound == pytest.approx(1.4)
-    assert B.solve(inst, "exact", certify_exact=False).details["proof"] == "algorithm"
+    # Its greedy alignment is optimal: proven by its own certificate, with or without
+    # certify_exact. Where greedy is not optimal, the assignment path; certify_exact=False then
+    # rests the proof on the algorithm.
+    for flag in (True, False):
+        assert dict(B.solve(inst, "exact", certify_exact=flag).details) == {
+            "algorithm": "certified greedy", "proof": "dual certificate"}
+    trap = B.BipartiteInstance.from_dense([[0.9, 0.8], [0.8, 0.0]])
+    assert B.solve(trap, "greedy").objective == pytest.approx(0.9)
+    r = B.solve(trap, "exact", certify_exact=False)
+    assert r.objective == pytest.approx(1.6)
+    assert dict(r.details) == {"algorithm": "assignment", "proof": "algorithm"}
+    assert B.solve(trap, "exact").details["proof"] == "dual certificate"
 
 
 def test_dual_bound_rejects_invalid_duals():
@@ -232,10 +243,25 @@ def test_wrong_assignment_is_caught_by_the_certificate(monkeypatch):
     monkeypatch.setattr(B, "_assignment_edges", lambda sub, *_: np.array([0], dtype=np.int64))
     from exactalign import VerificationError
 
+    trap = B.BipartiteInstance.from_dense([[0.9, 0.8], [0.8, 0.0]])  # greedy is not optimal
     with pytest.raises(VerificationError, match="does not prove optimal"):
-        B.solve(counterexample(), "exact", decompose=False)
+        B.solve(trap, "exact", decompose=False)
     with pytest.raises(VerificationError, match="does not prove optimal"):
-        B.solve(counterexample(), "exact")
+        B.solve(trap, "exact")
+
+
+def test_a_false_greedy_proof_is_caught(monkeypatch):
+    # Sabotage the exchange test and the residual pass: they let a greedy alignment that is
+    # not optimal through, with settled distances (all 0). Its duals (all 0) bound it by the
+    # total weight, not its own: refused.
+    from exactalign import VerificationError
+
+    trap = B.BipartiteInstance.from_dense([[0.9, 0.8], [0.8, 0.0]])
+    assert B._improvable(trap, B.greedy(trap)).tolist() == [True]  # the real one sees it
+    monkeypatch.setattr(B, "_improvable", lambda inst, a: np.zeros(1, dtype=bool))
+    monkeypatch.setattr(B, "_residual_distances", lambda inst, a, rounds=None: np.zeros(6))
+    with pytest.raises(VerificationError, match="bounds it by 2.5"):
+        B.solve(trap, "exact")
 
 
 def test_certificate_when_the_first_pass_does_not_settle(monkeypatch):

@@ -34,6 +34,9 @@ def _corpus(seed=0, n=120, halves=False):
 @pytest.mark.parametrize("method", ["exact", "greedy"])
 def test_same_results_as_one_solve_per_instance(method, halves):
     insts = _corpus(1, halves=halves)
+    if method == "exact":  # both exact paths occur: greedy proven, and the assignment
+        kinds = {r.details["algorithm"] for r in B.solve_many(insts, method)}
+        assert kinds == {"certified greedy", "assignment"}
     for many, inst in zip(B.solve_many(insts, method), insts, strict=True):
         one = B.solve(inst, method)
         assert np.array_equal(np.asarray(many.alignment), np.asarray(one.alignment))
@@ -45,6 +48,21 @@ def test_same_results_as_one_solve_per_instance(method, halves):
         else:
             assert many.bound is None
         assert B.check(inst, many.alignment) == many.objective
+
+
+@pytest.mark.parametrize("rounds", [1, 4, 12])
+def test_each_block_gets_the_rounds_of_its_own_pass(monkeypatch, rounds):
+    # With few rounds, a block's greedy is proven only if its own pass settles in them: the
+    # block pass must decide each block as its own solve does (not by the whole's rounds).
+    monkeypatch.setattr(B, "GREEDY_ROUNDS", rounds)
+    insts = _corpus(4, n=80)
+    many = B.solve_many(insts)
+    one = [B.solve(i) for i in insts]
+    assert [r.details for r in many] == [r.details for r in one]
+    assert all(np.array_equal(np.asarray(a.alignment), np.asarray(b.alignment))
+               for a, b in zip(many, one, strict=True))
+    if rounds == 4:  # some blocks settle in 4 rounds and some do not
+        assert len({r.details["algorithm"] for r in many}) == 2
 
 
 @pytest.mark.parametrize("n", [60, 900])  # the dense and (past DENSE_CELLS) sparse paths

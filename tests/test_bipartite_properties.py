@@ -110,3 +110,18 @@ def test_the_alignment_is_linear_sum_assignments_on_the_whole_instance():
         assert r.alignment.tolist() == np.stack([ri, ci], axis=1).tolist()
     assert B.exact_special(inst).tolist() == inst.pair_index(r.alignment).tolist()
     assert B.solve(inst, "ilp").components == 3  # the ILP still solves per component
+
+
+@given(bipartite_instances(max_pairs=B.BRUTE_MAX_PAIRS, kinds=("1:1",)))
+def test_exchange_test_never_flags_an_optimal_alignment(inst):
+    # _improvable is a proof of non-optimality: when it flags the greedy alignment, brute force
+    # finds a better one; the exact path's two routes both reach the optimum.
+    g = B.greedy(inst)
+    best, _ = B.brute_force(inst)
+    if B._improvable(inst, g)[0]:
+        assert B.check(inst, g) < best - 1e-12
+    exact = B.solve(inst, "exact")
+    assert exact.details["algorithm"] in ("certified greedy", "assignment")
+    assert exact.objective == pytest.approx(best, abs=TOL)
+    if exact.details["algorithm"] == "certified greedy":
+        assert B.check(inst, g) == exact.objective
