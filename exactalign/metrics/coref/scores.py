@@ -4,7 +4,7 @@ documents (:func:`score_documents`, :func:`score_files`) -- and the CoNLL averag
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -191,17 +191,24 @@ def score_documents(pairs: Iterable[tuple[Document, Document]],
                              f"or twice in one (more than {max_repeated}), the first {m} in "
                              f"document {r.name!r}: the reference scorer v8.01 refuses to "
                              "score it", path=r.path, line=r.line)
-    # each CEAF's alignments over every document in one call (solve_many: one block-diagonal
-    # solve for exact and greedy; the other methods document by document)
+    docs = _score_all(identified, metrics, ceaf_method, compare_exact, solve_options)
+    return CorefScores(docs, metrics, ceaf_method)
+
+
+def _score_all(identified: Sequence[Identified], metrics: tuple[str, ...], ceaf_method: str,
+               compare_exact: bool, solve_options: Mapping) -> tuple[DocumentScores, ...]:
+    """:func:`score_identified` of every document, each CEAF's alignments over all of them in
+    one call (:func:`~exactalign.problems.bipartite.solve_many`: one greedy pass and one
+    residual pass for exact, one pass for greedy, every document decided as its own solve
+    decides it; the other methods document by document)."""
     solved = {m: bipartite.solve_many([ceaf_instance(d, CEAF_PHI[m]) for d in identified],
                                       ceaf_method, **solve_options)
               for m in metrics if m in CEAF_PHI}
-    docs = tuple(score_identified(d, metrics, ceaf_method=ceaf_method,
+    return tuple(score_identified(d, metrics, ceaf_method=ceaf_method,
                                   compare_exact=compare_exact,
                                   ceaf_results={m: r[k] for m, r in solved.items()},
                                   **solve_options)
                  for k, d in enumerate(identified))
-    return CorefScores(docs, metrics, ceaf_method)
 
 
 def score_files(key_path, response_path, metrics: Iterable[str] = METRICS,
@@ -261,8 +268,7 @@ class CorefScorer:
                                  f"clusters or twice in one (more than {self.max_repeated}), "
                                  f"the first {m} in document {d.name!r}: the reference scorer "
                                  "v8.01 refuses to score it")
-        docs = tuple(score_identified(d, self.metrics, ceaf_method=self.ceaf_method,
-                                      **self._options) for d in identified)
+        docs = _score_all(identified, self.metrics, self.ceaf_method, False, self._options)
         return CorefScores(docs, self.metrics, self.ceaf_method)
 
 
