@@ -562,8 +562,70 @@ def _residual_distances(inst: BipartiteInstance, a: np.ndarray,
     90 ms against 7.7 s at 5,000 (the same distances)."""
     n = inst.n_ref + inst.n_pred + 2
     limit = n + 1 if max_rounds is None else min(n + 1, max_rounds)
+    if inst.num_pairs <= SMALL_PASS_PAIRS:
+        return _small_distances(inst, a, limit)
     d, settled = _block_distances(inst, a, None, None, np.array([limit]))
     return d if settled[0] else None
+
+
+#: Instances with at most this many candidate pairs get the residual pass in plain Python
+#: (:func:`_small_distances`), larger ones the vectorised pass: numpy's per-call cost dominates
+#: a document-sized pass. Measured on random Dice instances (degree 3) with optimal
+#: alignments: 30 pairs 0.034 ms against 0.197 ms, 120 pairs 0.136 against 0.291, 240 pairs
+#: 0.30 against 0.46, 480 pairs 0.69 against 0.63, 960 pairs 1.6 against 0.67.
+SMALL_PASS_PAIRS = 300
+
+
+def _small_distances(inst: BipartiteInstance, a: np.ndarray, limit: int) -> np.ndarray | None:
+    """:func:`_residual_distances` of one block in plain Python: the same arcs, the same rounds
+    (each relaxes every arc out of the nodes improved in the last one, from the distances
+    before it) and the same tolerance, so the same distances to the bit and the same
+    settled/unsettled answer (``tests/test_bipartite.py`` compares them on random instances)."""
+    r, p = inst.n_ref, inst.n_pred
+    n, s, t = r + p + 2, r + p, r + p + 1
+    adj: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+    al = a.tolist()
+    matched = {(i, j) for i, j in al}
+    mr, mp = [False] * r, [False] * p
+    for i, j in al:
+        mr[i] = mp[j] = True
+    w = inst.weights.tolist()
+    for i, j, x in zip(inst.rows.tolist(), inst.cols.tolist(), w, strict=True):
+        adj[i].append((r + j, -x))
+        if (i, j) in matched:
+            adj[r + j].append((i, x))
+    for i in range(r):
+        if mr[i]:
+            adj[i].append((s, 0.0))
+        else:
+            adj[s].append((i, 0.0))
+    for j in range(p):
+        if mp[j]:
+            adj[t].append((r + j, 0.0))
+        else:
+            adj[r + j].append((t, 0.0))
+    if al:
+        adj[s].append((t, 0.0))
+    adj[t].append((s, 0.0))
+    tol = 1e-12 * max(1.0, max(w, default=0.0))
+    d = [0.0] * n
+    frontier = range(n)
+    inf = math.inf
+    for _ in range(limit):
+        new: dict[int, float] = {}
+        for u in frontier:
+            du = d[u]
+            for h, c in adj[u]:
+                v = du + c
+                if v < new.get(h, inf):
+                    new[h] = v
+        improved = [h for h, v in new.items() if v < d[h] - tol]
+        if not improved:
+            return np.array(d)
+        for h in improved:
+            d[h] = new[h]
+        frontier = improved
+    return None
 
 
 def _block_distances(inst: BipartiteInstance, a: np.ndarray, ref_block, pred_block,
