@@ -117,10 +117,6 @@ def _pure_pairs(inst: LatentInstance):
     return pairs, unary, adj
 
 
-def _heaviest_first(t):
-    return -t[0], t[1]
-
-
 class BnbOutcome(NamedTuple):
     """What :func:`branch_and_bound` found: ``mapping`` (sorted ``(left, right)`` rows), its
     ``objective`` (recounted by :func:`count_matches`), a proven upper ``bound`` (equal to the
@@ -219,8 +215,10 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
     right_of = [b for _, b in pairs]
     unary2 = [2 * u for u in unary]
 
-    def grouped(p, side):
-        """``p``'s neighbours grouped by their variable on ``side``, heaviest first."""
+    def grouped(p, side, tops):
+        """``p``'s neighbours grouped by their variable on ``side``, heaviest first (equal
+        weights in any order: every use takes the first that qualifies, and they add the
+        same); ``tops[p]``: the sum of the groups' heaviest weights."""
         g: dict = {}
         for q, w in adj[p].items():
             v = side[q]
@@ -228,30 +226,38 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
                 g[v].append((w, q))
             else:
                 g[v] = [(w, q)]
+        top = 0
         for qs in g.values():
             if len(qs) > 1:
-                qs.sort(key=_heaviest_first)
+                qs.sort(reverse=True)
+            top += qs[0][0]
+        tops[p] = top
         return list(g.items())
 
-    def capped(ps, groups):
+    def capped(ps, tops):
         """Pairs ``ps`` by decreasing cap: twice the unary credit plus twice the heaviest link
-        per partner variable (``groups[p]``), at least what any node's ``left_h2``
-        (``right_h2``) can give the pair, so a scan may stop at the first cap below its best."""
-        caps = sorted((-(unary2[p] + 2 * sum(qs[0][0] for _, qs in groups[p])), p) for p in ps)
+        per partner variable (``tops[p]``, from :func:`grouped`), at least what any node's
+        ``left_h2`` (``right_h2``) can give the pair, so a scan may stop at the first cap below
+        its best."""
+        caps = sorted([(-(unary2[p] + 2 * tops[p]), p) for p in ps])
         return [(-c, p) for c, p in caps]
 
     # Per pair, its partners grouped by left variable (every pair needs them at the root).
-    lgroups = [grouped(p, left_of) for p in range(len(pairs))]
-    lcap = {a: capped(ps, lgroups) for a, ps in cand.items()}
+    # (The caps summed while grouping, groups sorted without a key function: the branch and
+    # bound of the 1,500 bamboo pairs measured 2-5% faster, best of 15 alternating runs.)
+    ltops = [0] * len(pairs)
+    lgroups = [grouped(p, left_of, ltops) for p in range(len(pairs))]
+    lcap = {a: capped(ps, ltops) for a, ps in cand.items()}
     # The right side's, built on first use (only where the left bound does not prune).
     rgroups: dict = {}
+    rtops: dict = {}
     rcap: dict = {}
 
     def rcap_of(b):
         for p in rcand[b]:
             if p not in rgroups:
-                rgroups[p] = grouped(p, right_of)
-        out = rcap[b] = capped(rcand[b], rgroups)
+                rgroups[p] = grouped(p, right_of, rtops)
+        out = rcap[b] = capped(rcand[b], rtops)
         return out
 
     # Search state, in lists indexed by variable (faster than dicts and sets here):
