@@ -185,7 +185,9 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
     103-pair pilot files than letting the search's first dive find the incumbent, and faster
     than climbing smatch's smart initial mapping first. Branches on the undecided left variable
     with the largest ``h``, trying its images best first (twice the immediate gain plus the
-    halves still reachable) and then "unmapped"; deterministic. After ``node_limit`` nodes in
+    halves still reachable) and then "unmapped", skipping the children left once the incumbent
+    reaches the node's bound (the same mapping, found first in the same order: 13,981 nodes
+    instead of 16,515 on the 1,500 bamboo pairs, 3-7% less CPU); deterministic. After ``node_limit`` nodes in
     all (default: ``work_limit`` divided by the number of useful pairs and pair-of-pairs links,
     at least 1) it stops: the result is the incumbent, with the sum of the components' proven
     optima and of the others' root bounds as bound.
@@ -369,14 +371,17 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
                             break
             options.append((-(2 * g + pot), -g, p))
         options.sort()
+        # This node's bound holds for every child: once a child's leaf reaches it, the
+        # children left are not searched (nor bounded); only a better leaf replaces the
+        # incumbent, so the mapping found is the same.
         for _, neg, p in options:
             state[pick] = p
             used[right_of[p]] = 1
             search(value - neg)
             used[right_of[p]] = 0
-            if aborted:
+            if aborted or b2 // 2 <= best:
                 break
-        if not aborted:
+        if not aborted and b2 // 2 > best:
             state[pick] = -1
             search(value)
         state[pick] = UNDECIDED
