@@ -157,6 +157,7 @@ def graph_from_tree(tree, *, path=None, line=None) -> AmrGraph:
             no_concept.append(var)
 
     walk(tree.node)
+    walk = None  # the recursive closure's cycle broken: refcounting frees it, not the GC
     if no_concept:
         raise InputError(f"variable {no_concept[0]!r} has no concept", path=path, line=line)
     names = list(index)

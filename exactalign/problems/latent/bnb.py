@@ -438,6 +438,11 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
         mapping_pairs += best_set
         bound += max(root, best)
         claimed += best
+    # The recursive closure's cycle broken, so that refcounting frees the set-up here rather
+    # than the cyclic GC later (with the same in io.amr's graph_from_tree, scoring the 1,500
+    # bamboo pairs runs 246 collections instead of 591, 0.035-0.05 s of CPU instead of
+    # 0.11-0.12 s).
+    search = None
     mapping = tuple(sorted((left_of[p], right_of[p]) for p in mapping_pairs))
     obj = count_matches(inst, mapping)
     total = sum(unary[p] for p in mapping_pairs) + sum(
