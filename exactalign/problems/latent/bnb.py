@@ -63,6 +63,16 @@ def _pure_pairs(inst: LatentInstance):
     unary: list = []
     adj: list = []
     allowed = inst.allowed  # None: every pair allowed (:meth:`LatentInstance.allows`)
+
+    def number(pair) -> int:
+        """``pair``'s number, a new one (no credit, no link yet) when first met."""
+        p = index.get(pair)
+        if p is None:
+            p = index[pair] = len(unary)
+            unary.append(0)
+            adj.append({})
+        return p
+
     by_key: dict = {}
     for k, w in inst.right_unary:
         by_key.setdefault(k, []).append(w)
@@ -70,12 +80,7 @@ def _pure_pairs(inst: LatentInstance):
         for w in by_key.get(k, ()):
             if allowed is not None and (v, w) not in allowed:
                 continue
-            p = index.get((v, w))
-            if p is None:
-                p = index[(v, w)] = len(unary)
-                unary.append(0)
-                adj.append({})
-            unary[p] += 1
+            unary[number((v, w))] += 1
     by_key = {}
     for k, w1, w2 in inst.right_binary:
         by_key.setdefault(k, []).append((w1, w2))
@@ -84,24 +89,10 @@ def _pure_pairs(inst: LatentInstance):
             if allowed is not None and not ((v1, w1) in allowed and (v2, w2) in allowed):
                 continue
             if v1 == v2 and w1 == w2:  # a self-loop matched to a self-loop: a unary credit
-                p = index.get((v1, w1))
-                if p is None:
-                    p = index[(v1, w1)] = len(unary)
-                    unary.append(0)
-                    adj.append({})
-                unary[p] += 1
+                unary[number((v1, w1))] += 1
                 continue
             ab1, ab2 = ((v1, w1), (v2, w2)) if v1 <= v2 else ((v2, w2), (v1, w1))
-            p1 = index.get(ab1)
-            if p1 is None:
-                p1 = index[ab1] = len(unary)
-                unary.append(0)
-                adj.append({})
-            p2 = index.get(ab2)
-            if p2 is None:
-                p2 = index[ab2] = len(unary)
-                unary.append(0)
-                adj.append({})
+            p1, p2 = number(ab1), number(ab2)
             if v1 != v2 and w1 != w2:
                 d = adj[p1]
                 d[p2] = d.get(p2, 0) + 1
