@@ -554,7 +554,8 @@ def _residual_distances(inst: BipartiteInstance, a: np.ndarray,
     """Shortest distances from a virtual root (0-cost arcs to every node) in the residual graph
     of ``a``; ``None`` if a negative cycle exists, or if the distances have not settled after
     ``max_rounds`` rounds (default: enough to detect a negative cycle). Nodes: references,
-    predictions, source, sink (:func:`_block_distances` with one block).
+    predictions, source, sink. Up to :data:`SMALL_PASS_PAIRS` pairs :func:`_small_distances`,
+    else :func:`_block_distances` with one block (the same distances).
 
     Hand-written rather than ``scipy.sparse.csgraph.bellman_ford`` (which relaxes every arc in
     every round) because the frontier is what makes it scale: on optimal alignments of random
@@ -665,7 +666,9 @@ def _block_distances(inst: BipartiteInstance, a: np.ndarray, ref_block, pred_blo
     tail, head, cost = tail[order], head[order], cost[order]
     ptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(tail, minlength=n), out=ptr[1:])
-    single = blocks == 1  # the common case, without the per-block bookkeeping (25% faster)
+    # one block (an instance above SMALL_PASS_PAIRS) without the per-block bookkeeping:
+    # 2.5 ms against 3.0 ms at 3,000 a side (random Dice instances, optimal alignments)
+    single = blocks == 1
     if single:
         node_block = None
         tol = 1e-12 * max(1.0, float(W.max(initial=0.0)))
