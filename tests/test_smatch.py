@@ -223,3 +223,24 @@ def test_jobs_on_the_command_line(capsys):
     assert outs == [1.0, 1.0]
     assert cli.main(["smatch", "--jobs", "0", "-f", gold, gold]) == 2
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_lp_path_mapping_is_recounted_from_the_triples(monkeypatch):
+    """A mapping from the LP/MIP path whose claimed objective the triples do not give is a
+    VerificationError naming the pair; the branch and bound's mappings are recounted inside
+    :func:`~exactalign.problems.latent.bnb.branch_and_bound` (its claimed, summed and counted
+    values must agree)."""
+    from exactalign.core.errors import VerificationError
+
+    pair = (parse_graph(TEST), parse_graph(GOLD))
+    good = smatch.score_pairs([pair], bnb_work=0).pairs[0].exact
+    real = latent.solve_exact_many
+
+    def inflated(insts, **kwargs):
+        return [r.replace(objective=r.objective + 1) for r in real(insts, **kwargs)]
+
+    monkeypatch.setattr(latent, "solve_exact_many", inflated)
+    with pytest.raises(VerificationError, match=f"pair 0: .* does not score {good.objective + 1}"):
+        smatch.score_pairs([pair], bnb_work=0)
+    # the branch and bound's path never calls the LP: the same pair is proven as before
+    assert smatch.score_pairs([pair]).pairs[0].exact.objective == good.objective

@@ -352,8 +352,7 @@ def _score_instances(insts, counts, pairs, dups, *, variant, method, restarts, s
     triples per pair; ``pairs``: the graphs, duplicates already dropped when counted once;
     ``dups``: the :class:`Duplicate` records): what :func:`score_pairs` and
     :class:`SmatchScorer` share, so that both give the same numbers."""
-    from ..core.errors import VerificationError
-    from ..problems.latent import hillclimb, matches
+    from ..problems.latent import hillclimb
 
     times = {}
     hc = ex = [None] * len(insts)
@@ -365,12 +364,6 @@ def _score_instances(insts, counts, pairs, dups, *, variant, method, restarts, s
         else:
             ex = _exact(insts, time_limit=time_limit, seed=seed, backend=backend,
                         linking=linking, bnb_work=bnb_work)
-        for k, r in enumerate(ex):  # every mapping recounted from the triples
-            m = matches.mapping_rows(r.alignment)
-            if matches.count_matches(insts[k], m) != r.objective:
-                raise VerificationError(f"pair {k}: the exact mapping does not score "
-                                        f"{r.objective}")
-            ex[k] = r.replace(alignment=m)
         times["exact"] = time.perf_counter() - t0
     if method in ("hillclimb", "both"):
         from ..core.deadline import Deadline
@@ -389,7 +382,10 @@ def _score_instances(insts, counts, pairs, dups, *, variant, method, restarts, s
 
 def _exact(insts, *, time_limit, seed, backend, linking, bnb_work) -> list:
     """The exact path of :func:`score_pairs` on ``insts``: the branch and bound on every pair,
-    then the LPs of the pairs it did not finish, within ``time_limit`` together."""
+    then the LPs of the pairs it did not finish, within ``time_limit`` together. Every mapping
+    is recounted from the triples as smatch counts (:func:`~exactalign.problems.latent.matches.
+    count_matches`): the branch and bound's by :func:`~exactalign.problems.latent.bnb.
+    branch_and_bound` itself, the LPs' here (their checker counts on the compiled model)."""
     from ..problems.latent import bnb
 
     t0 = time.perf_counter()
@@ -403,16 +399,22 @@ def _exact(insts, *, time_limit, seed, backend, linking, bnb_work) -> list:
         ex.append(r)
     todo = [k for k, r in enumerate(ex) if r is None or not r.proven_optimal]
     if todo:
+        from ..core.errors import VerificationError
         from ..core.solve import SolveOptions, remaining
         from ..problems import latent
+        from ..problems.latent import matches
 
         # The budget covers the whole exact computation, the branch and bound included.
         opts = SolveOptions(time_limit=remaining(time_limit, time.perf_counter() - t0),
                             seed=seed)
         rest = latent.solve_exact_many([insts[k] for k in todo], options=opts,
                                        backend=backend, linking=linking)
-        for k, r in zip(todo, rest, strict=True):
-            ex[k] = r
+        for k, r in zip(todo, rest, strict=True):  # recounted from the triples, as smatch
+            m = matches.mapping_rows(r.alignment)
+            if matches.count_matches(insts[k], m) != r.objective:
+                raise VerificationError(f"pair {k}: the exact mapping does not score "
+                                        f"{r.objective}")
+            ex[k] = r.replace(alignment=m)
     return ex
 
 
