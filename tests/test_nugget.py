@@ -484,3 +484,84 @@ def test_span_overlap_equals_the_incidence_product():
         assert dict(zip(pairs, inter.tolist(), strict=True)) == {
             (int(i), int(j)): float(v) for (i, j), v in want.items() if v}
         assert pairs == sorted(pairs)
+
+
+def test_span_overlap_of_character_spans_equals_the_unit_sets(monkeypatch):
+    """Character spans: one piece each (intersections computed for all pairs at once), or some
+    with several pieces (the unit index); both equal the sizes of the unit-set intersections,
+    in (gold, system) order, and the dense path equals the unit index's on the same spans."""
+    import numpy as np
+
+    from exactalign.io.tbf import Mention
+    from exactalign.metrics.nugget import instances
+
+    rng = np.random.default_rng(11)
+
+    def mentions(k, pieces):
+        out = []
+        for i in range(k):
+            ps = []
+            for _ in range(int(rng.integers(1, pieces + 1))):
+                b = int(rng.integers(0, 30))
+                ps.append((b, b + int(rng.integers(-1, 8))))  # empty and reversed spans too
+            out.append(Mention(f"m{i}", tuple(ps), ("E", "R"), mode="char"))
+        return out
+
+    for t in range(200):
+        pieces = 1 if t % 2 else 3
+        gold, system = mentions(int(rng.integers(0, 7)), pieces), mentions(
+            int(rng.integers(0, 7)), pieces)
+        r, c, inter = instances.span_overlap(gold, system)
+        want = {(i, j): float(len(g.units & s.units)) for i, g in enumerate(gold)
+                for j, s in enumerate(system) if g.units & s.units}
+        pairs = list(zip(r.tolist(), c.tolist(), strict=True))
+        assert dict(zip(pairs, inter.tolist(), strict=True)) == want
+        assert pairs == sorted(pairs) and r.dtype == c.dtype == np.int64
+        with monkeypatch.context() as m:
+            m.setattr(instances, "DENSE_OVERLAP_CELLS", 0)
+            r2, c2, inter2 = instances.span_overlap(gold, system)
+        for a, b in ((r, r2), (c, c2), (inter, inter2)):
+            np.testing.assert_array_equal(a, b)
+            assert a.dtype == b.dtype
+
+
+def test_document_instances_equal_the_checked_instances():
+    """document_instances builds its instances without the constructor's checks
+    (BipartiteInstance._canonical); they equal the checked ones, and each combination keeps
+    exactly the pairs whose canonical attributes agree (gold NOT_APPLICABLE agrees with all)."""
+    import numpy as np
+
+    from exactalign.io.tbf import Mention
+    from exactalign.metrics.nugget.hierarchy import NOT_APPLICABLE
+    from exactalign.metrics.nugget.instances import attribute_combinations, document_instances
+    from exactalign.problems.bipartite import BipartiteInstance
+
+    rng = np.random.default_rng(12)
+    values = ["Attack", "attack", "Die", NOT_APPLICABLE, "Actual", "Other"]
+
+    def mentions(k):
+        out = []
+        for i in range(k):
+            b = int(rng.integers(0, 40))
+            attrs = tuple(values[int(rng.integers(len(values)))] for _ in range(2))
+            out.append(Mention(f"m{i}", ((b, b + int(rng.integers(1, 8))),), attrs,
+                               mode="char"))
+        return out
+
+    combos = attribute_combinations(2)
+    for _ in range(150):
+        gold, system = mentions(int(rng.integers(0, 8))), mentions(int(rng.integers(0, 8)))
+        for combo, got in zip(combos, document_instances(gold, system, combos), strict=True):
+            checked = BipartiteInstance(got.n_ref, got.n_pred, got.rows, got.cols, got.weights)
+            for name in ("rows", "cols", "weights"):
+                np.testing.assert_array_equal(getattr(got, name), getattr(checked, name))
+                assert not getattr(got, name).flags.writeable
+            for i, j in zip(got.rows.tolist(), got.cols.tolist(), strict=True):
+                g, s = gold[i].canonical_attributes, system[j].canonical_attributes
+                assert all(g[a] == s[a] or g[a] == NOT_APPLICABLE for a in combo)
+            kept = set(zip(got.rows.tolist(), got.cols.tolist(), strict=True))
+            for i, g in enumerate(gold):
+                for j, s in enumerate(system):
+                    agree = all(g.canonical_attributes[a] in (s.canonical_attributes[a],
+                                                              NOT_APPLICABLE) for a in combo)
+                    assert ((i, j) in kept) == (agree and bool(g.units & s.units))
