@@ -45,8 +45,11 @@ import random
 import time
 from typing import NamedTuple
 
+from ..core.batch import batch_indices
 from ..core.errors import InputError
-from ..io.amr import AmrGraph, normalize, read_pairs
+from ..io.amr import AmrGraph, normalize, parse_graph, read_pairs
+from ..problems.latent import bnb, hillclimb
+from ..problems.latent.instance import LatentInstance, LatentSide
 from .aggregation import PRECISION_FIRST, PRF
 
 VARIANTS = ("full", "unlabeled", "no-attributes", "concept-only")
@@ -143,8 +146,6 @@ def instance_of(test: AmrGraph, gold: AmrGraph, variant: str = "full",
     """The latent-variable matching instance of a (test, gold) pair under ``variant``: unary
     triples ``(("instance", concept), v)`` and ``((role, constant), v)`` with normalised keys,
     binary triples ``(role, v1, v2)``, instance triples first (smatch's pool order)."""
-    from ..problems.latent.instance import LatentInstance
-
     return LatentInstance.from_sides(side_of(test, variant, "left"),
                                      side_of(gold, variant, "right"), allowed)
 
@@ -153,8 +154,6 @@ def side_of(g: AmrGraph, variant: str = "full", side: str = "left"):
     """One graph's half of :func:`instance_of` (a
     :class:`~exactalign.problems.latent.instance.LatentSide`, checked once): the test graph is
     the ``left`` side, the gold graph the ``right``."""
-    from ..problems.latent.instance import LatentSide
-
     if variant not in VARIANTS:
         raise ValueError(f"unknown smatch variant {variant!r}; choose one of "
                          + ", ".join(VARIANTS))
@@ -352,8 +351,6 @@ def _score_instances(insts, counts, pairs, dups, *, variant, method, restarts, s
     triples per pair; ``pairs``: the graphs, duplicates already dropped when counted once;
     ``dups``: the :class:`Duplicate` records): what :func:`score_pairs` and
     :class:`SmatchScorer` share, so that both give the same numbers."""
-    from ..problems.latent import hillclimb
-
     times = {}
     hc = ex = [None] * len(insts)
     if method in ("exact", "both"):
@@ -386,8 +383,6 @@ def _exact(insts, *, time_limit, seed, backend, linking, bnb_work) -> list:
     is recounted from the triples as smatch counts (:func:`~exactalign.problems.latent.matches.
     count_matches`): the branch and bound's by :func:`~exactalign.problems.latent.bnb.
     branch_and_bound` itself, the LPs' here (their checker counts on the compiled model)."""
-    from ..problems.latent import bnb
-
     t0 = time.perf_counter()
     work = bnb.BNB_WORK_LIMIT if bnb_work is None else bnb_work
     ex, failed = [], 0
@@ -510,12 +505,8 @@ class SmatchScorer:
         predictions as references). A batch of one is a one-pair corpus: ``score([p],
         indices=[i])``. Returns the :class:`CorpusScore` of :func:`score_pairs`, pairs
         numbered by their position in the batch."""
-        from ..core.batch import batch_indices
-
         predictions = list(predictions)
         indices = batch_indices(len(predictions), len(self._gold), indices)
-        from ..problems.latent.instance import LatentInstance
-
         insts, counts, pairs, dups = [], [], [], []
         for k, (p, i) in enumerate(zip(predictions, indices, strict=True)):
             test = _as_graph(p, "prediction", k)
@@ -545,8 +536,6 @@ def _as_graph(g, what: str, k: int) -> AmrGraph:
     if not isinstance(g, str):
         raise InputError(f"{what} {k}: an AMR graph is an AmrGraph or PENMAN text, not "
                          f"{type(g).__name__}")
-    from ..io.amr import parse_graph
-
     try:
         return parse_graph(g)
     except InputError as e:
