@@ -633,3 +633,20 @@ def test_membership_joins_equal_the_sparse_products_bit_for_bit(repeats):
                        inst.weights.tolist(), strict=True))
         assert got == {(int(i), int(j)): float(v)
                        for i, j, v in zip(inter.row, inter.col, inter.data, strict=True)}
+
+
+@pytest.mark.parametrize("repeats", [False, True], ids=["disjoint", "with-repeats"])
+def test_blanc_from_the_contingency_equals_the_link_sets(repeats):
+    """BLANC's partition path (no id twice: counts from chain sizes and the key x response
+    contingency) gives the counts of the link-set path, bit for bit."""
+    from exactalign.metrics.coref import links
+    rng = np.random.default_rng(11 + repeats)
+    for _ in range(400):
+        n_ids = int(rng.integers(1, 12))
+        if repeats:
+            K, R = random_chains(rng, n_ids, True), random_chains(rng, n_ids, True)
+        else:
+            K, R = random_partition(rng, n_ids), random_partition(rng, n_ids)
+        d = identified(K, R, n_ids)
+        got, want = coref.blanc(d), links._blanc_sets(d)
+        assert (got.coref, got.noncoref) == (want.coref, want.noncoref)

@@ -60,6 +60,20 @@ def blanc(d: Identified) -> Blanc:
     """BLANC as ``BLANC_Internal``: link *sets* (a pair of ids counts once however many chains
     produce it); a chain holding an id twice links it to itself, and an id in two chains has a
     non-coreference link to itself -- which only repeated mentions can cause."""
+    if _partition(d.key_members, d.key_sizes) and _partition(d.response_members,
+                                                             d.response_sizes):
+        return _blanc_partition(d)
+    return _blanc_sets(d)
+
+
+def _partition(members: Members, sizes: np.ndarray) -> bool:
+    """Whether no id occurs twice in the chains (once in each of two, or twice in one)."""
+    ids = members[1]
+    return len(ids) == int(sizes.sum()) and (not len(ids) or int(np.bincount(ids).max()) == 1)
+
+
+def _blanc_sets(d: Identified) -> Blanc:
+    """:func:`blanc` from the link sets themselves (any document)."""
     n = d.n_ids
     k, r = _links(d.key_members, n), _links(d.response_members, n)
     common = k.present & r.present
@@ -74,6 +88,32 @@ def blanc(d: Identified) -> Blanc:
     return Blanc(PRF(float(isect_c), float(k.coref.size), float(isect_c), float(r.coref.size)),
                  PRF(float(isect_nc), float(k.n_noncoref), float(isect_nc),
                      float(r.n_noncoref)))
+
+
+def _blanc_partition(d: Identified) -> Blanc:
+    """:func:`blanc` when no id occurs twice in key or response (each side a partition of its
+    ids; the common case): every count from the chain sizes and the key x response
+    contingency ``n_kr`` (shared ids; :attr:`Identified.key_response_shared`), whole numbers
+    exact in any order. Coreference links: ``sum C(size, 2)``; the common ones
+    ``sum C(n_kr, 2)``. Non-coreference links: ``C(ids, 2)`` minus the coreference links; the
+    common ones, among the ``m`` ids of both sides, ``C(m, 2)`` minus the pairs sharing a key
+    chain or a response chain (inclusion-exclusion over the contingency's row and column
+    sums)."""
+    ks, rs = d.key_sizes, d.response_sizes
+    k_coref = int((ks * (ks - 1)).sum()) // 2
+    r_coref = int((rs * (rs - 1)).sum()) // 2
+    codes, c, _ = d.key_response_shared
+    w = max(len(rs), 1)
+    rows = np.bincount(codes // w, weights=c, minlength=0).astype(np.int64)
+    cols = np.bincount(codes % w, weights=c, minlength=0).astype(np.int64)
+    m = int(c.sum())
+    both = int((c * (c - 1)).sum()) // 2
+    isect_nc = (m * (m - 1) - int((rows * (rows - 1)).sum())
+                - int((cols * (cols - 1)).sum())) // 2 + both
+    pk, pr = len(d.key_members[1]), len(d.response_members[1])
+    return Blanc(PRF(float(both), float(k_coref), float(both), float(r_coref)),
+                 PRF(float(isect_nc), float(pk * (pk - 1) // 2 - k_coref), float(isect_nc),
+                     float(pr * (pr - 1) // 2 - r_coref)))
 
 
 @dataclass(frozen=True)
