@@ -5,6 +5,8 @@ through it is brute force, and stopped early it keeps a valid bound. Forced onto
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -77,6 +79,22 @@ def test_column_generation_stopped_after_one_round_keeps_a_valid_bound(inst):
         assert "column generation" in ex.details["stopped"]
     else:
         assert ex.objective == brute
+
+
+@settings(max_examples=60, deadline=None)
+@given(latent_instances(max_vars=6))
+def test_the_restricted_lp_without_the_pairs_of_pairs_bounds_is_the_lp(inst):
+    """The restricted LP drops ``y <= 1`` (implied by the linking rows): on every column and
+    row it is the whole LP, same optimum; its point keeps every bound of the model."""
+    model = latent.ilp_model(inst)
+    assume(model.num_vars > 0)
+    hi = colgen.restricted_col_hi(model, inst.num_pairs)
+    P = inst.num_pairs
+    assert (hi[:P] == model.col_hi[:P]).all() and np.isinf(hi[P:]).all()
+    loose = solve_model(replace(model.relax(), col_hi=hi), "highs", SolveOptions())
+    full = solve_model(model.relax(), "highs", SolveOptions())
+    assert loose.objective == pytest.approx(full.objective, abs=1e-6)
+    assert model.relax().violations(loose.x) == []
 
 
 def test_the_first_set_takes_the_best_pairs_of_each_variable():

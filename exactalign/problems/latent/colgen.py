@@ -69,12 +69,55 @@ time (77 rounds, 187 s); HiGHS' Devex dual edge weights 16 s, Dantzig's over 270
 perturbation 6.3 s, no scaling 2.4 s (600 variables). Kept: 4,000 pairs a round instead of 2,000
 (:data:`BATCH`; fewer rounds, 13 instead of 20 at 1,000 variables, each costing little more):
 whole exact runs 5-20% less CPU, most on the biggest pair (1,500 variables: 106-112 s against
-130-134 s)."""
+130-134 s).
+
+Kept since: the restricted LP without the pairs of pairs' bounds ``y <= 1``
+(:func:`restricted_col_hi`; implied by the linking rows it holds, so the same LP), whose duals
+then pay a pair of pairs' weight by linking rows that also price the pairs outside rather than by
+a column bound nothing else sees. Same held-out pairs, LP alone: 600 variables 8 -> 7 rounds,
+21,282 -> 21,416 pairs; 1,000 variables 13 rounds both, 44,743 -> 41,870 pairs, 24.0, 24.3 ->
+17.9, 17.8 s; 1,500 variables 22 -> 20 rounds, 79,249 -> 70,235 pairs, 90.2 -> 74.2 s. Whole
+exact runs (``bench``, CPU seconds, alternating): 600 variables 2.8, 2.7 -> 2.5, 2.5; 1,000
+variables 25.3, 23.8 -> 17.8, 17.6; 1,500 variables 96.1, 105.1 -> 87.1, 83.5. Dropping the
+pairs' ``x <= 1`` as well where a one-to-one row implies it: 14 rounds, 33.6 s (1,000
+variables).
+
+The certificate depends on the dual vertex the path of re-solves reaches, not on the set alone:
+the restricted LP on the final 44,743 pairs of the 1,000-variable pair, solved from scratch
+(25,435 iterations, 8.6 s), lands on duals whose balanced extension bounds 2,097.6 (LP 1,808.75)
+and prices 4,014 more pairs in (4 rounds, 52,533 pairs, 12.6 s in all).
+
+Measured and not kept, Lagrangian duals (held-out pairs; LP optimum 1,044 at 600 variables,
+1,808.75 at 1,000). The one-to-one multipliers that minimise the bound for the round's linking
+multipliers (an assignment problem on ``u_p + sum of p's linking multipliers``, exact by
+``scipy.optimize.linear_sum_assignment``) bound lower than balancing (1,000 variables, rounds 1,
+5, 10: 2,268 / 1,981 / 1,843 against 2,611 / 2,117 / 1,877) but not before the same round
+(1,809.25 both at round 12). The Lagrangian dual of the one-to-one rows with each pair of pairs'
+weight split between its ends (per end the better of its left- and right-grouped maxima, the
+assignment exact), by subgradient steps (Polyak, target the LP value): 600 variables 1,201.5 at
+the split in halves, 1,055.0 after 200 steps (2.9 s), 1,047.0 after 2,000 (35 s); 1,000
+variables 2,124.5, 1,862 after 50 steps, 1,827.8 after 300 (27 s): far better than the rounds'
+bounds early, far too slow to come within a unit. Its reduced costs price nothing in (at the
+assignment's optimal duals every pair's is at most 0); Wentges smoothing towards it (weights
+0.5, 0.8; 600 variables) 34 and 45 rounds, about the same 20,400-21,000 pairs, 7.2 and 9.3 s;
+its convex combinations with the round's balanced duals bound no lower than the better of the
+two. The final set is not its near-tight pairs (600 variables: 38,701 pairs within 1 of zero
+reduced cost hold 17,262 of the 21,282). Subgradient steps on every linking multiplier from the
+round's balanced duals (the assignment exact for the one-to-one rows; 100 steps, 1.5-2 s at 600
+variables): rounds 3, 5, 7 bound 1,062.1, 1,051.0, 1,045.6 (balanced 1,214.5, 1,112.3, 1,046.5),
+none below 1,045 before the rounds themselves. Even the best duals with the restricted LP's
+linking multipliers fixed (every other multiplier optimised: an LP, HiGHS) bound 1,111.7,
+1,066.3, 1,051.2 at rounds 1, 3, 5 (600 variables; 1,408.5, 1,201.0, 1,102.8 with its one-to-one
+multipliers fixed too): the restricted LP's multipliers of its own rows, not the extension, keep
+the bound up. Handing the multiplier of two identical restricted linking rows (a pair of pairs
+alone in both of its end's groups) to the one whose group outside weighs more: 13 and 14 rounds,
+20.0 and 22.0 s (1,000 variables)."""
 
 from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -137,6 +180,21 @@ def first_pairs(inst: LatentInstance, k: int | None = None) -> np.ndarray:
         rank = idx - np.maximum.accumulate(np.where(first, idx, 0))
         keep[order[rank < k]] = True
     return keep
+
+
+def restricted_col_hi(model: LinearModel, num_pairs: int) -> np.ndarray:
+    """The columns' upper bounds in the restricted LP: the model's, except that a pair of pairs
+    has none. Its ``y <= 1`` is implied by the linking rows ``y <= x_p <= 1``, all of which the
+    restricted LP holds for every pair of pairs it holds, so the restricted optimum is the same;
+    but with the bound a degenerate restricted LP may pay a pair of pairs' weight by that bound
+    (a column dual no other column sees) instead of by its linking rows, whose multipliers also
+    price the pairs outside that compete with its ends (:func:`_extend`). Measured (held-out
+    pairs, LP alone, CPU seconds): 1,000 variables 24.0, 24.3 -> 17.9, 17.8 s (13 rounds both,
+    44,743 -> 41,870 pairs generated); dropping the pairs' ``x <= 1`` too where a one-to-one
+    row implies it: 33.6 s, 14 rounds."""
+    hi = np.array(model.col_hi, dtype=np.float64)
+    hi[num_pairs:] = np.inf
+    return hi
 
 
 class _Structure:
@@ -270,7 +328,8 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
                       row_hi=model.row_hi[rows], col_lo=model.col_lo[cols],
                       col_hi=model.col_hi[cols], integrality=np.zeros(len(cols), dtype=bool),
                       sense=model.sense, name=f"{model.name} restricted")
-    lp = IncrementalLP(sub, options)
+    hi = restricted_col_hi(model, P)
+    lp = IncrementalLP(replace(sub, col_hi=hi[cols]), options)
     sign, y, best, rounds, status = None, None, None, 0, Status.TIME_LIMIT
     while True:
         res = lp.solve(deadline.left())
@@ -322,8 +381,7 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
                     A[new_rows][:, cols].tocsr())
         row_at[new_rows] = len(rows) + np.arange(len(new_rows))
         rows = np.concatenate([rows, new_rows])
-        lp.add_cols(model.c[new], model.col_lo[new], model.col_hi[new],
-                    Ac[:, new][rows].tocsc())
+        lp.add_cols(model.c[new], model.col_lo[new], hi[new], Ac[:, new][rows].tocsc())
         col_at[new] = len(cols) + np.arange(len(new))
         cols = np.concatenate([cols, new])
     wall = time.perf_counter() - t0
