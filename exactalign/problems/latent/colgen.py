@@ -78,9 +78,17 @@ a column bound nothing else sees. Same held-out pairs, LP alone: 600 variables 8
 21,282 -> 21,416 pairs; 1,000 variables 13 rounds both, 44,743 -> 41,870 pairs, 24.0, 24.3 ->
 17.9, 17.8 s; 1,500 variables 22 -> 20 rounds, 79,249 -> 70,235 pairs, 90.2 -> 74.2 s. Whole
 exact runs (``bench``, CPU seconds, alternating): 600 variables 2.8, 2.7 -> 2.5, 2.5; 1,000
-variables 25.3, 23.8 -> 17.8, 17.6; 1,500 variables 96.1, 105.1 -> 87.1, 83.5. Dropping the
-pairs' ``x <= 1`` as well where a one-to-one row implies it: 14 rounds, 33.6 s (1,000
-variables).
+variables 25.3, 23.8 -> 17.8, 17.6; 1,500 variables 96.1, 105.1 -> 87.1, 83.5; other held-out
+pairs (``bench N none START``, later sentences of the bank): 600 variables from sentence 100
+2.7 -> 2.1, from 200 1.7 -> 1.3; 1,000 variables 33.4 -> 20.6 and 10.0 -> 9.9; 1,500 variables
+from 100 203.4 -> 192.2. Then, not kept (LP alone, 1,000 variables unless said, against 17.5-17.9
+s): dropping the pairs' ``x <= 1`` as well where a one-to-one row implies it (14 rounds, 33.6
+s); primal simplex once a round adds under 500 pairs (17.3 s, 14 rounds; 1,500 variables 26
+rounds, 93.6 s against 74.2), under 4,000 (one 14.5 s re-solve); no cost perturbation in such
+rounds (a quarter of the iterations, each slower: 21.7 s; multiplier 0.1 or 0.02: 18.1, 19.1
+s), multiplier 3 or 0.3 throughout (23.7, 22.8 s); 2 first pairs per variable (15.8 s, but
+20.6 -> 23.2 and 9.9 -> 10.3 s whole runs on the other two pairs), 4 (20.6 s); 3,000 or 6,000
+pairs a round (19.8, 17.7 s).
 
 The certificate depends on the dual vertex the path of re-solves reaches, not on the set alone:
 the restricted LP on the final 44,743 pairs of the 1,000-variable pair, solved from scratch
