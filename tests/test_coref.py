@@ -398,6 +398,13 @@ def random_partition(rng, n_ids):
     return [ids[labels == k].tolist() for k in range(4) if (labels == k).any()]
 
 
+def random_key_response(rng, n_ids, repeats):
+    """``(K, R)``: chains that may repeat ids (``repeats``), else two random partitions."""
+    if repeats:
+        return random_chains(rng, n_ids, True), random_chains(rng, n_ids, True)
+    return random_partition(rng, n_ids), random_partition(rng, n_ids)
+
+
 def assert_prf(actual, expected):
     got = (actual.recall_num, actual.recall_den, actual.precision_num, actual.precision_den)
     want = (expected.recall_num, expected.recall_den, expected.precision_num,
@@ -410,10 +417,7 @@ def test_vectorised_metrics_match_the_reference_loops(repeats):
     rng = np.random.default_rng(7 + repeats)
     for _ in range(150):
         n_ids = int(rng.integers(1, 9))
-        if repeats:
-            K, R = random_chains(rng, n_ids, True), random_chains(rng, n_ids, True)
-        else:
-            K, R = random_partition(rng, n_ids), random_partition(rng, n_ids)
+        K, R = random_key_response(rng, n_ids, repeats)
         d = identified(K, R, n_ids)
         assert_prf(coref.muc(d), naive_muc(K, R))
         assert_prf(coref.b_cubed(d), naive_bcub(K, R))
@@ -432,10 +436,7 @@ def test_ceaf_exact_ilp_and_brute_force_agree():
     rng = np.random.default_rng(11)
     for t in range(40):
         n_ids = int(rng.integers(2, 10))
-        if t % 2:
-            K, R = random_chains(rng, n_ids, True), random_chains(rng, n_ids, True)
-        else:
-            K, R = random_partition(rng, n_ids), random_partition(rng, n_ids)
+        K, R = random_key_response(rng, n_ids, t % 2)
         d = identified(K, R, n_ids)
         for phi in ("mention", "entity"):
             inst = coref.ceaf_instance(d, phi)
@@ -612,10 +613,7 @@ def test_membership_joins_equal_the_sparse_products_bit_for_bit(repeats):
     rng = np.random.default_rng(11 + repeats)
     for _ in range(300):
         n_ids = int(rng.integers(1, 30))
-        if repeats:
-            K, R = random_chains(rng, n_ids, True), random_chains(rng, n_ids, True)
-        else:
-            K, R = random_partition(rng, n_ids), random_partition(rng, n_ids)
+        K, R = random_key_response(rng, n_ids, repeats)
         d = identified(K, R, n_ids)
         Kc, Rc = d.key_counts, d.response_counts
         n = Rc @ one_hot(d.key_of, len(K))
@@ -643,10 +641,7 @@ def test_blanc_from_the_contingency_equals_the_link_sets(repeats):
     rng = np.random.default_rng(11 + repeats)
     for _ in range(400):
         n_ids = int(rng.integers(1, 12))
-        if repeats:
-            K, R = random_chains(rng, n_ids, True), random_chains(rng, n_ids, True)
-        else:
-            K, R = random_partition(rng, n_ids), random_partition(rng, n_ids)
+        K, R = random_key_response(rng, n_ids, repeats)
         d = identified(K, R, n_ids)
         got, want = coref.blanc(d), links._blanc_sets(d)
         assert (got.coref, got.noncoref) == (want.coref, want.noncoref)

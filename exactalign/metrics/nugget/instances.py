@@ -54,23 +54,23 @@ def span_overlap(gold: Sequence[Mention], system: Sequence[Mention]):
             and all(m.mode == "char" and len(m.pieces) == 1 for m in (*gold, *system))):
         gb, ge = np.array([m.pieces[0] for m in gold], dtype=np.int64).reshape(-1, 2).T
         sb, se = np.array([m.pieces[0] for m in system], dtype=np.int64).reshape(-1, 2).T
-        inter = np.minimum.outer(ge, se) - np.maximum.outer(gb, sb)
-        rows, cols = np.nonzero(inter > 0)  # row-major: (gold, system) order
+        overlap = np.minimum.outer(ge, se) - np.maximum.outer(gb, sb)
+        rows, cols = np.nonzero(overlap > 0)  # row-major: (gold, system) order
         return rows.astype(np.int64), cols.astype(np.int64), \
-            inter[rows, cols].astype(np.float64)
+            overlap[rows, cols].astype(np.float64)
     holders: dict = {}
     for i, m in enumerate(gold):
         for u in m.units:
             holders.setdefault(u, []).append(i)
-    inter_: dict[tuple[int, int], int] = {}
+    inter: dict[tuple[int, int], int] = {}
     for j, m in enumerate(system):
         for u in m.units:
             for i in holders.get(u, ()):
-                inter_[i, j] = inter_.get((i, j), 0) + 1
-    pairs = sorted(inter_)
+                inter[i, j] = inter.get((i, j), 0) + 1
+    pairs = sorted(inter)
     rows = np.array([i for i, _ in pairs], dtype=np.int64)
     cols = np.array([j for _, j in pairs], dtype=np.int64)
-    return rows, cols, np.array([inter_[p] for p in pairs], dtype=np.float64)
+    return rows, cols, np.array([inter[p] for p in pairs], dtype=np.float64)
 
 
 def dice_pairs(gold: Sequence[Mention], system: Sequence[Mention]):
