@@ -97,6 +97,58 @@ def test_the_restricted_lp_without_the_pairs_of_pairs_bounds_is_the_lp(inst):
     assert model.relax().violations(loose.x) == []
 
 
+@settings(max_examples=60, deadline=None)
+@given(latent_instances(max_vars=6))
+def test_the_boxed_bounds_of_the_jittered_lp_never_bind(inst):
+    """A pair of pairs at most 2, a linking row at least -2, a one-to-one row at least -1: the
+    same LP optimum as the model's, and its optimal point keeps every bound of the model."""
+    model = latent.ilp_model(inst)
+    assume(model.num_vars > 0)
+    structure = colgen._Structure(model, inst)
+    hi, lo = colgen.boxed_bounds(model, inst.num_pairs, structure.row_end)
+    P = inst.num_pairs
+    assert (hi[:P] == model.col_hi[:P]).all() and (hi[P:] == 2).all()
+    linking = structure.row_end >= 0
+    assert (lo[linking] == -2).all() and (lo[~linking] == -1).all()
+    boxed = solve_model(replace(model.relax(), col_hi=hi, row_lo=lo), "highs", SolveOptions())
+    full = solve_model(model.relax(), "highs", SolveOptions())
+    assert boxed.objective == pytest.approx(full.objective, abs=1e-6)
+    assert model.relax().violations(boxed.x) == []
+
+
+def _floor(v: float) -> float:
+    return float(np.floor(v + 1e-6))
+
+
+@settings(max_examples=60, deadline=None)
+@given(latent_instances(max_vars=6), st.sampled_from([colgen.JITTER, 0.5]))
+def test_jittered_column_generation_certifies_the_next_integer_as_the_lp_does(inst, jitter):
+    """With an integer objective the restricted LP's costs are jittered: its point is feasible
+    and worth at most the LP, and its duals bound the whole LP below the same next integer as
+    the LP's own optimum. A jitter too large for that (0.5) is dropped: the true costs are
+    solved again and the duals are the LP's."""
+    model = latent.ilp_model(inst)
+    assume(model.num_vars > 0)
+    from exactalign.backends.highs import IncrementalLP
+
+    dropped = []
+    real = IncrementalLP.set_costs
+    with pytest.MonkeyPatch.context() as mp:
+        _slow(mp)
+        mp.setattr(colgen, "JITTER", jitter)
+        mp.setattr(IncrementalLP, "set_costs",
+                   lambda self, c: (dropped.append(True), real(self, c))[1])
+        cg = colgen.column_generation(model, inst, SolveOptions(seed=7), integral=True)
+    full = solve_model(model.relax(), "highs", SolveOptions()).objective
+    assert cg.status is Status.OPTIMAL
+    assert model.relax().violations(cg.x) == []
+    assert float(model.c @ cg.x) <= full + 1e-6
+    bound = _bound(model, cg.row_dual)
+    assert bound >= full - 1e-6 and _floor(bound) == _floor(full)
+    if dropped:
+        assert bound == pytest.approx(full, abs=1e-6)
+
+
 def test_the_first_set_takes_the_best_pairs_of_each_variable():
     # SQUARE: 4 pairs, each earns its concept (1) and half of the one pair of pairs it is in
     # ((0,0)-(1,1) for r(0,1) with r(0,1), (1,0)-(0,1) for r(1,0) with r(0,1))

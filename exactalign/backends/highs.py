@@ -200,13 +200,17 @@ class IncrementalLP:
     their lower bound, new rows' slacks basic), so a few added columns cost a few simplex
     iterations, not a solve from scratch (column generation:
     :mod:`exactalign.problems.latent.colgen`). Presolve is off (it would discard the basis);
-    every other option as :func:`solve` sets it."""
+    every other option as :func:`solve` sets it, except that ``cost_perturbation=False`` turns
+    off the dual simplex's own cost perturbation, which HiGHS draws afresh at every solve (the
+    caller then perturbs the costs itself, once: :meth:`set_costs`)."""
 
-    def __init__(self, model: LinearModel, options: SolveOptions) -> None:
+    def __init__(self, model: LinearModel, options: SolveOptions,
+                 cost_perturbation: bool = True) -> None:
         relaxed = model.relax()
         self._h = to_highs(relaxed, options)
         _configure(self._h, relaxed, options)
         self._h.setOptionValue("presolve", "off")
+        self.set_cost_perturbation(cost_perturbation)
         self.num_rows, self.num_vars = relaxed.num_rows, relaxed.num_vars
         self.version = _version()
         self.iterations = 0  # simplex iterations of the last solve
@@ -234,6 +238,15 @@ class IncrementalLP:
                         np.asarray(hi, np.float64), int(A.nnz), A.indptr[:-1].astype(np.int32),
                         A.indices.astype(np.int32), A.data.astype(np.float64))
         self.num_vars += n
+
+    def set_costs(self, c) -> None:
+        """Replace the objective coefficients of every column held."""
+        c = np.asarray(c, np.float64)
+        self._h.changeColsCost(len(c), np.arange(len(c), dtype=np.int32), c)
+
+    def set_cost_perturbation(self, on: bool) -> None:
+        """Turn the dual simplex's cost perturbation on (HiGHS' default) or off."""
+        self._h.setOptionValue("dual_simplex_cost_perturbation_multiplier", 1.0 if on else 0.0)
 
     def solve(self, time_limit: float | None = None) -> BackendOutcome:
         """Solve from the current basis: an OPTIMAL outcome carries the point, the objective and
