@@ -125,8 +125,8 @@ def _floor(v: float) -> float:
 def test_jittered_column_generation_certifies_the_next_integer_as_the_lp_does(inst, jitter):
     """With an integer objective the restricted LP's costs are jittered: its point is feasible
     and worth at most the LP, and its duals bound the whole LP below the same next integer as
-    the LP's own optimum. A jitter too large for that (0.5) is dropped: the true costs are
-    solved again and the duals are the LP's."""
+    the LP's own optimum, and within :data:`~colgen.SETTLE_SLACK` of it. A jitter too large
+    for that (0.5) is dropped: the true costs are solved again and the duals are the LP's."""
     model = latent.ilp_model(inst)
     assume(model.num_vars > 0)
     from exactalign.backends.highs import IncrementalLP
@@ -145,6 +145,8 @@ def test_jittered_column_generation_certifies_the_next_integer_as_the_lp_does(in
     assert float(model.c @ cg.x) <= full + 1e-6
     bound = _bound(model, cg.row_dual)
     assert bound >= full - 1e-6 and _floor(bound) == _floor(full)
+    if jitter == colgen.JITTER:  # close to the LP, for the caller's reduced-cost fixing
+        assert bound <= full + 0.1 + 1e-6
     if dropped:
         assert bound == pytest.approx(full, abs=1e-6)
 

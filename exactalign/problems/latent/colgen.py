@@ -188,6 +188,16 @@ MAX_ROUNDS = 1000
 #: off (:func:`column_generation`); 0 turns this off.
 JITTER = 2e-5
 
+#: With an integer objective the rounds stop once the bound is below the next integer *and*
+#: within this of the restricted optimum (or once nothing prices in). The first alone proves
+#: the LP's floor, but when no mapping reaches that floor, :func:`~.exact._settle` fixes pairs
+#: by reduced cost against the same duals, and a bound just under the next integer keeps
+#: nearly every pair: on a held-out 1,000-variable pair (LP 1,844.12, optimum 1,843) the round
+#: that stopped at a bound of 1,844.99 left 105,462 of 248,565 pairs and an 86 s MIP; one more
+#: round (0.3 s) bounds 1,844.14 and leaves 32,243 pairs, a 14.5 s MIP (the whole run 124.6 ->
+#: 36.9 s). With the jitter the last rounds cost little.
+SETTLE_SLACK = 0.1
+
 
 def potentials(inst: LatentInstance) -> np.ndarray:
     """Per pair, what it can earn at most in a one-to-one mapping, counting each pair of pairs
@@ -434,10 +444,12 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
             lp.set_costs(model.c[cols])
             lp.set_cost_perturbation(True)
             continue
-        if (bound <= value + GAP_TOL * max(1.0, abs(value)) or len(cand) == 0 or certified):
+        if (bound <= value + GAP_TOL * max(1.0, abs(value)) or len(cand) == 0
+                or certified and bound - value <= SETTLE_SLACK):
             # no pair prices in under the restricted optimum's duals: the restricted optimum is
             # the whole LP's (within the solver's tolerance); or (integral objective) the bound
-            # is below the next integer above it: no mapping is worth more
+            # is below the next integer above it, and close to the LP: no mapping is worth
+            # more, and the reduced costs are sharp enough for the caller's fixing
             status = Status.OPTIMAL
             break
         if rounds >= MAX_ROUNDS or deadline.expired():
