@@ -363,7 +363,14 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
     ``row_dual`` (the extended duals, maximisation sign); stopped by the time limit or
     :data:`MAX_ROUNDS`, status TIME_LIMIT with the last restricted optimum as ``iterate`` (a
     feasible point) and the extended duals (a valid bound by weak duality); no restricted LP
-    solved at all, no duals."""
+    solved at all, no duals.
+
+    ``integral`` (an integer objective: the exact path) jitters the restricted LP's costs
+    (:data:`JITTER`) and converges once the duals bound the whole LP below the next integer and
+    within :data:`SETTLE_SLACK` of the restricted optimum: the point is then optimal for the
+    jittered costs (within their total, a few hundredths, of the LP) and ``objective`` is its
+    true value; without it the point is the LP's optimum and the duals certify it within
+    :data:`GAP_TOL`."""
     from ...backends.highs import IncrementalLP
 
     t0 = time.perf_counter()
