@@ -447,8 +447,8 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
         if jitter and len(cand) == 0 and not certified:
             # the jittered LP's duals price nothing in, but bound above the next integer, which
             # the LP itself may not: the true costs, HiGHS' perturbation back, and solve again
-            jitter = False
-            lp.set_costs(model.c[cols])
+            jitter, cost = False, model.c
+            lp.set_costs(cost[cols])
             lp.set_cost_perturbation(True)
             continue
         if (bound <= value + GAP_TOL * max(1.0, abs(value)) or len(cand) == 0
@@ -470,8 +470,7 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
                     A[new_rows][:, cols].tocsr())
         row_at[new_rows] = len(rows) + np.arange(len(new_rows))
         rows = np.concatenate([rows, new_rows])
-        lp.add_cols((cost if jitter else model.c)[new], model.col_lo[new], hi[new],
-                    Ac[:, new][rows].tocsc())
+        lp.add_cols(cost[new], model.col_lo[new], hi[new], Ac[:, new][rows].tocsc())
         col_at[new] = len(cols) + np.arange(len(new))
         cols = np.concatenate([cols, new])
     wall = time.perf_counter() - t0
