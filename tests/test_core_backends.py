@@ -203,3 +203,61 @@ def test_any_multipliers_give_a_valid_bound():
         for _ in range(50):
             b = _dual_bound(model, rng.normal(size=model.num_rows) * 5)
             assert (b >= opt - 1e-9) if model.maximize else (b <= opt + 1e-9)
+
+
+# --------------------------------------------------------------------------------------------
+# Integral objectives: a gap under 1 proves optimality (HiGHS' mip_abs_gap, bound rounded)
+# --------------------------------------------------------------------------------------------
+def _independent_set(seed, n=60, p=0.1):
+    """Maximum weight independent set (integer weights 1-3) on a random graph: its LP is
+    fractional, its objective integral."""
+    rng = np.random.default_rng(seed)
+    edges = np.array([(i, j) for i in range(n) for j in range(i + 1, n) if rng.random() < p])
+    A = sp.csr_array((np.ones(2 * len(edges)),
+                      (np.repeat(np.arange(len(edges)), 2), edges.ravel())),
+                     shape=(len(edges), n))
+    c = rng.integers(1, 4, n).astype(float)
+    return binary_model(c, A, np.full(len(edges), -np.inf), np.ones(len(edges)))
+
+
+def test_integral_objective_is_recognised_only_when_every_feasible_point_scores_an_integer():
+    from dataclasses import replace
+
+    from exactalign.backends.highs import integral_objective
+
+    assert integral_objective(knapsack()) and integral_objective(integer_min())
+    assert not integral_objective(knapsack().relax())  # an LP
+    assert not integral_objective(replace(knapsack(), c=np.array([5.0, 4.5, 3.0])))
+    assert not integral_objective(replace(knapsack(), offset=0.5))
+    mixed = replace(knapsack(), integrality=np.array([True, False, True]))
+    assert not integral_objective(mixed)  # a costed continuous column
+    free = replace(mixed, c=np.array([5.0, 0.0, 3.0]))
+    assert integral_objective(free)  # the continuous column costs nothing
+
+
+def test_highs_gap_is_under_one_on_integral_objectives_and_tight_otherwise():
+    from dataclasses import replace
+
+    from exactalign import SolveOptions
+    from exactalign.backends import highs
+
+    for model, gap in ((knapsack(), highs.INTEGRAL_GAP),
+                       (replace(knapsack(), c=np.array([0.5, 0.4, 0.3])), 1e-9)):
+        h = highs.to_highs(model)
+        highs._configure(h, model, SolveOptions())
+        assert h.getOptionValue("mip_abs_gap")[1] == gap
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("presolve", [True, False])
+def test_integral_gap_still_proves_the_optimum(seed, presolve):
+    """With the gap under 1, HiGHS' answer is the optimum SciPy's milp proves (no absolute gap
+    there), its bound an integer equal to it."""
+    from exactalign import SolveOptions
+
+    model = _independent_set(seed)
+    ours = solve_model(model, "highs", SolveOptions(presolve=presolve))
+    ref = solve_model(model, "scipy")
+    assert ours.status is Status.OPTIMAL and ref.status is Status.OPTIMAL
+    assert ours.objective == pytest.approx(ref.objective, abs=1e-6)
+    assert ours.bound == np.round(ours.bound) == pytest.approx(ref.objective, abs=1e-6)

@@ -31,6 +31,16 @@ NAME = "highs"
 #: ``SolveOptions.lp_tolerance`` says otherwise.
 PDLP_KKT_TOLERANCE = 1e-8
 
+#: HiGHS' ``mip_abs_gap`` on a MIP whose objective is an integer at every feasible point
+#: (:func:`integral_objective`): a gap under 1 then proves the incumbent optimal, and the dual
+#: bound is rounded to the integer it certifies. HiGHS knows the objective is integral ("Objective
+#: function is integral with scale 1") but prunes the root node only after its separation rounds
+#: and restarts, so a root bound already under the next integer does not stop it. Measured on the
+#: MIP that proves a held-out 1,000-variable document pair (AMR Bio test bank; 22,332 pairs, the
+#: optimum 1,865 warm-started, LP 1,866.10): its cuts take the bound to 1,865.89 after 8 s, and
+#: with a gap of 1e-9 HiGHS restarts twice more and stops at 23.4 s; with this gap it stops at 6.5 s.
+INTEGRAL_GAP = 0.99
+
 #: Thread count the process-wide HiGHS scheduler was last used with (``None``: not yet).
 _scheduler_threads: int | None = None
 
@@ -100,6 +110,18 @@ def to_highs(model: LinearModel, options: SolveOptions | None = None):
     return h
 
 
+def integral_objective(model: LinearModel) -> bool:
+    """Whether ``model``'s objective is an integer at every point that satisfies its
+    integrality: every column of nonzero cost is integer, and the costs and the offset are
+    integers."""
+    if not model.is_mip:
+        return False
+    c = np.asarray(model.c, dtype=np.float64)
+    on = c != 0
+    return bool(model.integrality[on].all() and np.array_equal(c[on], np.round(c[on]))
+                and float(model.offset).is_integer())
+
+
 def _configure(h, model: LinearModel, options: SolveOptions) -> None:
     """Set every option this backend honours, explicitly, on this solve."""
     global _scheduler_threads
@@ -112,8 +134,9 @@ def _configure(h, model: LinearModel, options: SolveOptions) -> None:
     h.setOptionValue("threads", threads)
     h.setOptionValue("random_seed", int(options.seed))
     h.setOptionValue("mip_rel_gap", float(options.mip_rel_gap))
-    # HiGHS' default absolute gap (1e-6) would let it stop short of a proof on tiny objectives.
-    h.setOptionValue("mip_abs_gap", 1e-9)
+    # HiGHS' default absolute gap (1e-6) would let it stop short of a proof on tiny objectives;
+    # with an integral objective a gap under 1 is a proof (INTEGRAL_GAP).
+    h.setOptionValue("mip_abs_gap", INTEGRAL_GAP if integral_objective(model) else 1e-9)
     h.setOptionValue("presolve", "on" if options.presolve else "off")
     h.setOptionValue("time_limit", float("inf") if options.time_limit is None
                      else float(options.time_limit))
@@ -156,6 +179,8 @@ def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
         nodes = int(info.mip_node_count)
         if not np.isfinite(bound):
             bound = None
+        elif integral_objective(model):  # the integer it certifies (INTEGRAL_GAP)
+            bound = (np.floor(bound + 1e-6) if model.maximize else np.ceil(bound - 1e-6))
     else:  # LP: at optimality strong duality makes the objective its own bound
         bound = obj if ms == S.kOptimal else None
         nodes = 0
