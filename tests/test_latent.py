@@ -186,6 +186,29 @@ def test_no_mapping_on_the_reduced_cost_pairs_reaches_the_lp_bound(monkeypatch):
     assert r.details["proven_by"] == {"reduced-cost MIP": 1}
 
 
+def test_targets_skip_a_set_that_is_most_of_the_reduced_cost_set():
+    """A 10 x 10 instance whose LP point is a 3-cycle of halves on variables 0-2 (6 pairs), the
+    pairs of zero reduced cost those among variables 0-5 on both sides (36 of 100). The
+    ``fractional`` set (the 6 plus the zero pairs among 0-2: 9 pairs, a quarter of 36) is
+    tried; ``near fractional`` (27 of the 36) is not: the ``reduced cost`` set comes next."""
+    from exactalign.problems.latent.instance import compiled_view
+
+    left, right = np.divmod(np.arange(100), 10)
+    inst = compiled_view(10, 10, dict(
+        pair_left=left, pair_right=right, unary=np.ones(100),
+        bin_p=np.zeros(0, np.int64), bin_q=np.zeros(0, np.int64), bin_w=np.zeros(0)))
+    xp = np.zeros(100)
+    xp[[0, 11, 22, 1, 12, 20]] = 0.5  # (0,0) (1,1) (2,2) (0,1) (1,2) (2,0)
+    if_one = np.where((left < 6) & (right < 6), 10.0, 5.0)
+    got = [(name, len(pairs), complete)
+           for name, pairs, complete in latent_exact._targets(inst, xp, 10.0, if_one)]
+    assert got == [("support", 6, False), ("fractional", 9, False), ("reduced cost", 36, True)]
+    # without the reduced-cost set (more than TARGET_SHARE of the pairs) nothing is skipped
+    wide = np.where(left < 6, 10.0, 5.0)  # 60 of 100 pairs
+    got = [name for name, _, _ in latent_exact._targets(inst, xp, 10.0, wide)]
+    assert got == ["support", "fractional", "near fractional"]
+
+
 def test_the_mip_on_pairs_that_can_beat_the_incumbent(monkeypatch):
     """Without the sets around the LP point, the incumbent 2 goes to the last step: the MIP on
     the 14 pairs that could beat it (reduced-cost fixing drops 2 of 16), which proves 2."""
