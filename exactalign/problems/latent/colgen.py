@@ -288,6 +288,13 @@ class _Structure:
         first[o] = np.r_[True, ks[1:] != ks[:-1]] if len(ks) else np.zeros(0, bool)
         self.left_row = np.zeros(self.A.shape[0], dtype=bool)
         self.left_row[self.y_rows[first]] = True
+        # the linking rows, each once (:func:`_extend`): their entries grouped by row, where
+        # each group starts, the row's end pair and whether it is grouped by the left variable
+        self.y_order = np.argsort(self.y_rows, kind="stable")
+        self.link_rows, starts = np.unique(self.y_rows, return_index=True)
+        self.link_starts = np.searchsorted(self.y_rows[self.y_order], self.link_rows)
+        self.link_end = self.y_end[starts]
+        self.link_left = self.left_row[self.link_rows]
         # each variable's one-to-one row (-1: a variable of one pair has none): a row whose
         # pairs (two or more) share their left variable is that variable's, else its pairs share
         # their right variable
@@ -314,10 +321,10 @@ def _extend(model: LinearModel, inst: LatentInstance, st: _Structure, inside: np
     need = np.maximum(d[P:], 0.0)[st.y_b]
     out = ~inside[st.y_end]
     share = np.where(out, np.where(inside[st.y_other], need, need / 2), 0.0)
+    rows, end, left = st.link_rows, st.link_end, st.link_left
     g = np.zeros(len(y))
-    np.maximum.at(g, st.y_rows, share)
-    rows, first = np.unique(st.y_rows, return_index=True)
-    end, left = st.y_end[first], st.left_row[rows]
+    if len(rows):  # each linking row's largest share (every share is >= 0)
+        g[rows] = np.maximum.reduceat(share[st.y_order], st.link_starts)
     cost_l = np.bincount(end[left], weights=g[rows[left]], minlength=P)
     cost_r = np.bincount(end[~left], weights=g[rows[~left]], minlength=P)
     use_left = cost_l <= cost_r
