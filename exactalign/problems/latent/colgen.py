@@ -262,6 +262,20 @@ def boxed_bounds(model: LinearModel, num_pairs: int, row_end: np.ndarray
     return hi, lo
 
 
+def implied_rows(st: "_Structure", rows: np.ndarray, held: np.ndarray) -> np.ndarray:
+    """Which of the full model's ``rows`` the restricted LP leaves out although a pair of
+    pairs it holds is in them: a linking row grouped by the other end's right variable that
+    holds one pair of pairs (``held``), ``y <= x_end``, is implied by that pair of pairs' row
+    grouped by the other end's left variable, which the restricted LP holds (``y`` plus the
+    others of its group, all >= 0, at most ``x_end``). So the restricted LP and its optimum are
+    the same; its dual simplex works on fewer rows, and the left-out row's multiplier is 0.
+    When a second pair of pairs of the group comes in, the row does too. Measured (held-out
+    pairs, LP alone, CPU seconds, base and new side by side): 1,000 variables from sentences 0,
+    100 and 200, seeds 1-3, 126.6 -> 102.0 s (11.6, 13.8, 15.7 -> 9.2, 11.8, 12.1 from sentence
+    0); earlier, without the jittered costs, mixed (18.6, 19.3, 10.1 -> 17.0, 26.4, 9.4 s)."""
+    return (st.row_end[rows] >= 0) & ~st.left_row[rows] & (held[rows] == 1)
+
+
 class _Structure:
     """The full model's rows as column generation needs them (scipy)."""
 
@@ -392,13 +406,18 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
     def pair_cols():
         return P + np.flatnonzero(inside[inst.bin_p] & inside[inst.bin_q] & (col_at[P:] < 0))
 
+    held = np.zeros(model.num_rows, np.int64)  # pairs of pairs held, per linking row
+
     def rows_of(new):
         """The rows a restricted LP with the columns ``new`` needs: the one-to-one rows of its
         pairs and the linking rows of its pairs of pairs (a linking row without one is
-        ``-x <= 0``: left out, a third of the rows)."""
+        ``-x <= 0``: left out, a third of the rows), except a row grouped by the other end's
+        right variable that holds one pair of pairs (:func:`implied_rows`)."""
         touched = st.Ac[:, new].tocoo()
-        keep = (new[touched.col] >= P) | (st.row_end[touched.row] < 0)
-        return np.unique(touched.row[keep])
+        of_y = new[touched.col] >= P
+        np.add.at(held, touched.row[of_y], 1)
+        rows = np.unique(touched.row[of_y | (st.row_end[touched.row] < 0)])
+        return rows[~implied_rows(st, rows, held)]
 
     cols = np.concatenate([np.flatnonzero(inside), pair_cols()])
     rows = rows_of(cols)
