@@ -319,9 +319,10 @@ def test_latent_pdlp_on_highs_stopped_at_the_limit_keeps_its_duals(monkeypatch, 
     real_configure = highs_backend._configure
 
     def stop_early(h, model, options):
-        real_configure(h, model, options)
+        integral = real_configure(h, model, options)
         if options.lp_method == "pdlp":
             h.setOptionValue("pdlp_iteration_limit", iterations)
+        return integral
 
     monkeypatch.setattr(highs_backend, "_configure", stop_early)
     outcomes, relaxations = [], []

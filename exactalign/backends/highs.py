@@ -122,8 +122,9 @@ def integral_objective(model: LinearModel) -> bool:
                 and float(model.offset).is_integer())
 
 
-def _configure(h, model: LinearModel, options: SolveOptions) -> None:
-    """Set every option this backend honours, explicitly, on this solve."""
+def _configure(h, model: LinearModel, options: SolveOptions) -> bool:
+    """Set every option this backend honours, explicitly, on this solve. Returns
+    :func:`integral_objective` of ``model`` (the gap it set follows it)."""
     global _scheduler_threads
     import highspy
 
@@ -136,7 +137,8 @@ def _configure(h, model: LinearModel, options: SolveOptions) -> None:
     h.setOptionValue("mip_rel_gap", float(options.mip_rel_gap))
     # HiGHS' default absolute gap (1e-6) would let it stop short of a proof on tiny objectives;
     # with an integral objective a gap under 1 is a proof (INTEGRAL_GAP).
-    h.setOptionValue("mip_abs_gap", INTEGRAL_GAP if integral_objective(model) else 1e-9)
+    integral = integral_objective(model)
+    h.setOptionValue("mip_abs_gap", INTEGRAL_GAP if integral else 1e-9)
     h.setOptionValue("presolve", "on" if options.presolve else "off")
     h.setOptionValue("time_limit", float("inf") if options.time_limit is None
                      else float(options.time_limit))
@@ -151,6 +153,7 @@ def _configure(h, model: LinearModel, options: SolveOptions) -> None:
     if options.warm_start is not None and model.is_mip:
         ws = np.asarray(options.warm_start, dtype=np.float64)
         h.setSolution(int(ws.shape[0]), np.arange(ws.shape[0], dtype=np.int32), ws)
+    return integral
 
 
 def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
@@ -158,7 +161,7 @@ def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
 
     t0 = time.perf_counter()
     h = to_highs(model, options)
-    _configure(h, model, options)
+    integral = _configure(h, model, options)
     run = h.run()
     if run == highspy.HighsStatus.kError and \
             h.getModelStatus() == highspy.HighsModelStatus.kNotset:
@@ -179,7 +182,7 @@ def solve(model: LinearModel, options: SolveOptions) -> BackendOutcome:
         nodes = int(info.mip_node_count)
         if not np.isfinite(bound):
             bound = None
-        elif integral_objective(model):  # the integer it certifies (INTEGRAL_GAP)
+        elif integral:  # the integer it certifies (INTEGRAL_GAP)
             bound = (np.floor(bound + 1e-6) if model.maximize else np.ceil(bound - 1e-6))
     else:  # LP: at optimality strong duality makes the objective its own bound
         bound = obj if ms == S.kOptimal else None

@@ -277,9 +277,8 @@ def _targets(sub: LatentInstance, xp: np.ndarray, lp_bound: float, if_one):
     support = xp > SUPPORT_TOL
     zero = (np.floor(if_one + INT_TOL) >= lp_bound if if_one is not None
             else np.ones(sub.num_pairs, dtype=bool))
-    n_zero = int(zero.sum())
-    cap = (STEP_SHARE * n_zero if if_one is not None and n_zero <= TARGET_SHARE * sub.num_pairs
-           else np.inf)
+    last_set = if_one is not None and zero.sum() <= TARGET_SHARE * sub.num_pairs
+    cap = STEP_SHARE * zero.sum() if last_set else np.inf
     frac = support & (xp < 1.0 - SUPPORT_TOL)
     fl = np.zeros(sub.n_left, dtype=bool)
     fl[sub.pair_left[frac]] = True
@@ -296,7 +295,7 @@ def _targets(sub: LatentInstance, xp: np.ndarray, lp_bound: float, if_one):
             last = n
             if complete:
                 return out
-    if if_one is not None and n_zero <= TARGET_SHARE * sub.num_pairs:
+    if last_set:
         out.append(("reduced cost", np.flatnonzero(zero), True))
     return out
 
