@@ -69,3 +69,30 @@ def test_write_lp_file_writes_named_model(tmp_path):
     write_lp_file(small(), path)
     text = path.read_text()
     assert "max" in text.lower() and "+5 a" in text and "+3 c" in text and "bin" in text.lower()
+
+
+def test_a_scalar_is_one_value_for_every_entry_not_n_copies():
+    """A scalar bound or integrality is a read-only broadcast of one private value; derived
+    models keep it so (a document pair's bounds would be 100 MB of copies), and a vector
+    given is still copied."""
+    A = sp.csr_array(np.ones((2, 4)))
+    m = binary_model(np.arange(4.0), A, -np.inf, np.array([1.0, 2.0]))
+    for v, value in ((m.col_lo, 0.0), (m.col_hi, 1.0), (m.integrality, True),
+                     (m.row_lo, -np.inf)):
+        assert v.strides == (0,) and not v.flags.writeable and (v == value).all()
+    assert m.col_hi.shape == m.integrality.shape == (4,) and m.row_lo.shape == (2,)
+    r = m.relax()
+    assert r.integrality.strides == (0,) and not r.integrality.any()
+    assert r.col_hi.strides == (0,) and r.col_hi.tolist() == [1.0] * 4
+    with pytest.raises(ValueError):
+        m.col_hi[0] = 2.0
+    base = np.array(3.0)  # a caller's broadcast: its value is copied, not its base shared
+    given = LinearModel(c=np.zeros(4), A=A, row_lo=0.0, row_hi=np.broadcast_to(base, (2,)),
+                        col_lo=0.0, col_hi=1.0, integrality=False)
+    base[...] = 7.0
+    assert given.row_hi.tolist() == [3.0, 3.0]
+    hi = np.array([5.0, 6.0])  # a vector: copied
+    own = LinearModel(c=np.zeros(4), A=A, row_lo=0.0, row_hi=hi, col_lo=0.0, col_hi=1.0,
+                      integrality=False)
+    hi[0] = 0.0
+    assert own.row_hi.tolist() == [5.0, 6.0] and own.row_hi.strides == (8,)

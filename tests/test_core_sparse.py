@@ -119,3 +119,17 @@ def test_a_model_leaves_the_callers_matrix_alone():
     before = S.indices.copy()
     assert Csr.of(S).toarray().tolist() == [[2.0, 1.0]]
     assert np.array_equal(S.indices, before) and S.data.flags.writeable
+
+
+def test_index_arrays_are_int32_while_they_fit_and_shared_with_scipy():
+    """Half the index memory of a big model (a 3,000-variable document pair has 17.8 million
+    entries), and ``to_scipy`` copies nothing (scipy keeps one index dtype for both arrays)."""
+    A = Csr.from_coo(np.array([1, 0, 1], np.int32), np.array([2, 0, 0], np.int32),
+                     np.array([1.0, -1.0, 2.0]), (2, 3))
+    assert A.indptr.dtype == A.indices.dtype == np.int32
+    assert A.toarray().tolist() == [[-1.0, 0.0, 0.0], [2.0, 0.0, 1.0]]
+    S = A.to_scipy()
+    assert np.shares_memory(S.indices, A.indices) and np.shares_memory(S.indptr, A.indptr)
+    assert (A.T @ np.array([1.0, 1.0])).tolist() == [1.0, 0.0, 1.0]
+    wide = Csr(np.array([0, 1]), np.array([2**31]), np.array([1.0]), (1, 2**31 + 1))
+    assert wide.indptr.dtype == wide.indices.dtype == np.int64 and wide.indices[0] == 2**31

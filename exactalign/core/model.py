@@ -30,8 +30,10 @@ MINIMIZE = "min"
 
 def _vec(name, v, n, dtype=np.float64):
     a = np.asarray(v, dtype=dtype)
-    if a.ndim == 0:
-        a = np.full(n, a, dtype=dtype)
+    if a.ndim == 0 or (a.shape == (n,) and n and a.strides == (0,)):
+        # one value for every entry (a scalar, or such a vector of another model): a read-only
+        # broadcast of a private copy of it, not n copies (a document pair's bounds: 100 MB)
+        return np.broadcast_to(np.array(a.reshape(-1)[0], dtype=dtype), (n,))
     if a.shape != (n,):
         raise InputError(f"LinearModel: {name} has shape {a.shape}, expected ({n},)")
     a = a.copy()
@@ -44,7 +46,8 @@ class LinearModel:
     """The model of the module docstring. ``A`` may be given as a ``scipy.sparse`` matrix, a
     dense array or an ``exactalign.core.sparse.Csr``; the model holds it as a read-only ``Csr``
     (``model.A @ x``, ``model.A.T @ y``, ``model.A.toarray()``; ``model.A.to_scipy()`` for a
-    ``scipy.sparse.csr_array``). Vectors are read-only copies."""
+    ``scipy.sparse.csr_array``). Vectors are read-only copies; a scalar is one value for every
+    entry (a read-only broadcast, no copies)."""
 
     c: np.ndarray
     A: Csr
@@ -122,7 +125,7 @@ class LinearModel:
     # -- derived models ---------------------------------------------------------------------
     def relax(self) -> LinearModel:
         """The LP relaxation: the same model with every variable continuous."""
-        return replace(self, integrality=np.zeros(self.num_vars, dtype=bool),
+        return replace(self, integrality=False,
                        name=self.name + "-relaxed")
 
     # -- evaluation ---------------------------------------------------------------------------
@@ -160,10 +163,9 @@ class LinearModel:
 
 def binary_model(c, A, row_lo, row_hi, *, sense=MAXIMIZE, var_names=None, name="model"):
     """A model whose variables are all binary (the usual shape of an alignment ILP)."""
-    n = np.asarray(c).shape[0]
     return LinearModel(
-        c=c, A=A, row_lo=row_lo, row_hi=row_hi, col_lo=np.zeros(n), col_hi=np.ones(n),
-        integrality=np.ones(n, dtype=bool), sense=sense, var_names=var_names, name=name,
+        c=c, A=A, row_lo=row_lo, row_hi=row_hi, col_lo=0.0, col_hi=1.0, integrality=True,
+        sense=sense, var_names=var_names, name=name,
     )
 
 
