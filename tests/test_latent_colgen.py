@@ -212,3 +212,62 @@ def test_each_solve_of_the_incremental_lp_gets_the_time_left_after_its_run_time(
     assert lp.solve(5.0).status is Status.OPTIMAL
     assert lp.solve(None).status is Status.OPTIMAL
     assert seen == [105.0, float("inf")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(latent_instances(max_vars=6))
+def test_the_structure_read_off_the_rows_is_the_models(inst):
+    """:class:`~colgen._Structure` reads the model's compressed rows alone: each pair of pairs'
+    four rows are its column's entries; of its two rows at one end, the one marked as grouped
+    by the left variable holds pairs of pairs whose other ends share their left variable, the
+    other theirs right; every linking row is listed once with its end; a variable's one-to-one
+    row holds exactly its pairs."""
+    model = latent.ilp_model(inst)
+    assume(model.num_vars > 0)
+    s = colgen._Structure(model, inst)
+    P, B = inst.num_pairs, len(inst.bin_w)
+    C = model.A.to_scipy().tocsc()
+    R = model.A.to_scipy()
+
+    def entries(M, k):
+        return M.indices[M.indptr[k]:M.indptr[k + 1]].tolist()
+
+    for b in range(B):
+        assert sorted(s.rows_by_y[b].tolist()) == sorted(entries(C, P + b))
+        p, q = int(inst.bin_p[b]), int(inst.bin_q[b])
+        for end in (p, q):
+            mine = [int(r) for r in s.rows_by_y[b] if s.row_end[r] == end]
+            assert len(mine) == 2 and s.left_row[mine].sum() == 1
+            for r in mine:
+                others = []
+                for col in entries(R, r):
+                    if col >= P:
+                        bp, bq = int(inst.bin_p[col - P]), int(inst.bin_q[col - P])
+                        others.append(bq if bp == end else bp)
+                side = inst.pair_left if s.left_row[r] else inst.pair_right
+                assert len(set(side[others].tolist())) == 1
+    linking = np.flatnonzero(s.row_end >= 0)
+    assert s.link_rows.tolist() == linking.tolist()
+    assert s.link_end.tolist() == s.row_end[linking].tolist()
+    assert s.y_rows[s.link_starts].tolist() == linking.tolist()
+    for side, rows, n in ((inst.pair_left, s.one_row_left, inst.n_left),
+                          (inst.pair_right, s.one_row_right, inst.n_right)):
+        for v in range(n):
+            pairs = np.flatnonzero(side == v).tolist()
+            if len(pairs) < 2:
+                assert rows[v] == -1
+            else:
+                assert entries(R, rows[v]) == pairs
+
+
+@settings(max_examples=60, deadline=None)
+@given(latent_instances(max_vars=6), st.integers(0, 2**32 - 1))
+def test_the_bound_from_reduced_costs_at_hand_is_weak_dualitys(inst, seed):
+    """Multipliers ``y >= 0`` (some exactly 0): the same number as
+    :func:`~exactalign.core.model.dual_bound_terms`' terms summed."""
+    model = latent.ilp_model(inst)
+    assume(model.num_vars > 0)
+    rng = np.random.default_rng(seed)
+    y = rng.exponential(0.5, model.num_rows) * (rng.random(model.num_rows) < 0.7)
+    d = model.c - model.A.T @ y
+    assert colgen._bound(model, y, d) == sum(float(t.sum()) for t in dual_bound_terms(model, y))

@@ -151,6 +151,7 @@ def test_latent_instance_over_the_memory_limit_is_not_modelled(monkeypatch):
                         lambda *a, **k: calls.append(1) or real(*a, **k))
     big = _cycle_against_dag(20)
     cols = big.num_pairs + len(big.bin_w)
+    assert latent.memory_estimate(big) == latent.BYTES_PER_COLUMN * cols
     monkeypatch.setenv("EXACTALIGN_MEMORY_LIMIT", str(latent.BYTES_PER_COLUMN * cols - 1))
     r_small, r_big = latent.solve_exact_many([SQUARE, big])
     assert r_big.status is Status.FEASIBLE and r_big.backend is None
@@ -162,6 +163,25 @@ def test_latent_instance_over_the_memory_limit_is_not_modelled(monkeypatch):
     assert calls  # the small pair was solved
     monkeypatch.setenv("EXACTALIGN_MEMORY_LIMIT", str(latent.BYTES_PER_COLUMN * cols))
     assert latent.solve_exact_many([big])[0].proven_optimal
+
+
+def test_a_model_solved_by_column_generation_is_estimated_at_its_own_rate(monkeypatch):
+    """Over :data:`~latent_exact.COLGEN_COLUMNS` columns with aggregated linking only a few
+    percent of the model reaches HiGHS: such a pair is estimated (and refused) at
+    :data:`~latent_exact.BYTES_PER_COLGEN_COLUMN` a column, and solved under a limit the
+    whole-model rate would refuse; simple linking keeps the whole-model rate."""
+    big = _cycle_against_dag(20)
+    cols = big.num_pairs + len(big.bin_w)
+    monkeypatch.setattr(latent_exact, "COLGEN_COLUMNS", cols - 1)
+    assert latent.BYTES_PER_COLGEN_COLUMN < latent.BYTES_PER_COLUMN
+    assert latent.memory_estimate(big) == latent.BYTES_PER_COLGEN_COLUMN * cols
+    assert latent.memory_estimate(big, "simple") == latent.BYTES_PER_COLUMN * cols
+    monkeypatch.setenv("EXACTALIGN_MEMORY_LIMIT", str(latent.BYTES_PER_COLGEN_COLUMN * cols))
+    r = latent.solve_exact_many([big])[0]
+    assert r.proven_optimal and r.objective == latent.solve(big, "bnb").objective
+    assert latent.solve_exact_many([big], linking="simple")[0].status is Status.FEASIBLE
+    monkeypatch.setenv("EXACTALIGN_MEMORY_LIMIT", str(latent.BYTES_PER_COLGEN_COLUMN * cols - 1))
+    assert "memory" in latent.solve_exact_many([big])[0].details["stopped"]
 
 
 @pytest.mark.parametrize("text,value", [("4G", 4 * 2 ** 30), ("512M", 512 * 2 ** 20),

@@ -109,6 +109,8 @@ _LAZY = {
     "brute_force": ".brute",
     "BATCH_COLUMNS": ".exact",
     "BYTES_PER_COLUMN": ".exact",
+    "BYTES_PER_COLGEN_COLUMN": ".exact",
+    "memory_estimate": ".exact",
     "INT_TOL": ".exact",
     "LARGE_LP_COLUMNS": ".exact",
     "component_labels": ".exact",
@@ -125,19 +127,21 @@ __all__ = ["BNB_MAX_DEPTH", "BNB_MAX_SIZE", "BNB_WORK_LIMIT", "UNDECIDED", "BnbO
            "hillclimb_result", "smatch_pool", "LatentInstance", "LatentSide", "compiled_view",
            "count_matches", "mapping_rows", "matched_pairs", "compile_arrays", "as_mapping_array",
            "check", "decode_point", "ilp_model", "mapping_array", "model_point", "BRUTE_MAX_PAIRS",
-           "brute_force", "BATCH_COLUMNS", "BYTES_PER_COLUMN", "INT_TOL", "LARGE_LP_COLUMNS",
-           "component_labels", "solve_exact_many", "trivial_bound", "EXACT_METHODS", "HEURISTICS",
-           "METHODS", "solve"]
+           "brute_force", "BATCH_COLUMNS", "BYTES_PER_COLUMN", "BYTES_PER_COLGEN_COLUMN", "INT_TOL",
+           "LARGE_LP_COLUMNS", "component_labels", "memory_estimate", "solve_exact_many",
+           "trivial_bound", "EXACT_METHODS", "HEURISTICS", "METHODS", "solve"]
 
 if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from .arrays import compile_arrays
     from .brute import BRUTE_MAX_PAIRS, brute_force
     from .exact import (
         BATCH_COLUMNS,
+        BYTES_PER_COLGEN_COLUMN,
         BYTES_PER_COLUMN,
         INT_TOL,
         LARGE_LP_COLUMNS,
         component_labels,
+        memory_estimate,
         solve_exact_many,
         trivial_bound,
     )

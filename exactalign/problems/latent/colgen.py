@@ -289,45 +289,59 @@ def implied_rows(st: _Structure, rows: np.ndarray, held: np.ndarray) -> np.ndarr
 
 
 class _Structure:
-    """The full model's rows as column generation needs them (scipy)."""
+    """The full model's rows as column generation needs them, read off its compressed rows
+    (``model.A``'s own arrays, shared: no column-wise copy) into ``int32`` arrays: a
+    3,000-variable pair has 17.8 million non-zeros, 7.7 million of them in the pairs of pairs'
+    columns."""
 
     def __init__(self, model: LinearModel, inst: LatentInstance) -> None:
         P = inst.num_pairs
-        self.A = model.A.to_scipy().tocsr()
-        self.Ac = self.A.tocsc()
-        coo = self.A.tocoo()
-        neg = coo.data < 0  # a linking row's end pair (coefficient -1)
-        self.row_end = np.full(self.A.shape[0], -1, np.int64)
-        self.row_end[coo.row[neg]] = coo.col[neg]
-        yc = self.Ac[:, P:].tocoo()  # entries of the pairs of pairs' columns
-        self.y_rows, self.y_b = yc.row.astype(np.int64), yc.col.astype(np.int64)
+        self.A = model.A.to_scipy()
+        indptr, cols, vals = self.A.indptr, self.A.indices, self.A.data
+        m = self.A.shape[0]
+        row = np.repeat(np.arange(m, dtype=np.int32), np.diff(indptr))  # each entry's row
+        neg = vals < 0  # a linking row's end pair (coefficient -1)
+        self.row_end = np.full(m, -1, np.int32)
+        self.row_end[row[neg]] = cols[neg]
+        # the pairs of pairs' entries, grouped by row (the rows' order)
+        of_y = cols >= P
+        self.y_rows = row[of_y]
+        self.y_b = (cols[of_y] - P).astype(np.int32)
         self.y_end = self.row_end[self.y_rows]
-        other = np.where(self.y_end == inst.bin_p[self.y_b], inst.bin_q[self.y_b],
-                         inst.bin_p[self.y_b])
-        self.y_other = other
+        bp, bq = inst.bin_p[self.y_b], inst.bin_q[self.y_b]
+        self.y_other = np.where(self.y_end == bp, bq, bp).astype(np.int32)
+        del bp, bq
+        # each pair of pairs' four rows (two per end), its entries in the rows' order
+        if len(self.y_b) != 4 * len(inst.bin_w):
+            raise ValueError("column generation solves the model of aggregated linking")
+        by_y = np.argsort(self.y_b, kind="stable")
+        self.rows_by_y = self.y_rows[by_y].reshape(-1, 4)
         # of the two rows linking a pair of pairs to one end, the first is grouped by the other
         # end's left variable (ilp_model builds the left block first), the second by its right
-        key = self.y_b * (P + 1) + self.y_end
-        o = np.lexsort((self.y_rows, key))
-        ks = key[o]
-        first = np.zeros(len(key), dtype=bool)
-        first[o] = np.r_[True, ks[1:] != ks[:-1]] if len(ks) else np.zeros(0, bool)
-        self.left_row = np.zeros(self.A.shape[0], dtype=bool)
-        self.left_row[self.y_rows[first]] = True
-        # the linking rows, each once (:func:`_extend`): their entries grouped by row, where
-        # each group starts, the row's end pair and whether it is grouped by the left variable
-        self.y_order = np.argsort(self.y_rows, kind="stable")
-        self.link_rows, starts = np.unique(self.y_rows, return_index=True)
-        self.link_starts = np.searchsorted(self.y_rows[self.y_order], self.link_rows)
-        self.link_end = self.y_end[starts]
+        ends = self.y_end[by_y].reshape(-1, 4)
+        del by_y
+        first = np.ones(ends.shape, dtype=bool)  # the first row of its end among the four
+        for j in range(1, 4):
+            first[:, j] = (ends[:, :j] != ends[:, j:j + 1]).all(axis=1)
+        self.left_row = np.zeros(m, dtype=bool)
+        self.left_row[self.rows_by_y[first]] = True
+        del ends, first
+        # the linking rows, each once (:func:`_extend`): where each row's entries start, the
+        # row's end pair and whether it is grouped by the left variable
+        change = np.flatnonzero(np.r_[True, self.y_rows[1:] != self.y_rows[:-1]]) \
+            if len(self.y_rows) else np.zeros(0, np.int64)
+        self.link_starts = change
+        self.link_rows = self.y_rows[change]
+        self.link_end = self.row_end[self.link_rows]
         self.link_left = self.left_row[self.link_rows]
         # each variable's one-to-one row (-1: a variable of one pair has none): a row whose
         # pairs (two or more) share their left variable is that variable's, else its pairs share
         # their right variable
-        one = (coo.col < P) & (self.row_end[coo.row] < 0)
-        r, c = coo.row[one], coo.col[one]
-        lo = np.full(model.num_rows, np.iinfo(np.int64).max)
-        hi = np.full(model.num_rows, -1)
+        one = (cols < P) & (self.row_end[row] < 0)
+        r, c = row[one], cols[one]
+        del row, one
+        lo = np.full(m, np.iinfo(np.int64).max)
+        hi = np.full(m, -1)
         np.minimum.at(lo, r, inst.pair_left[c])
         np.maximum.at(hi, r, inst.pair_left[c])
         left = lo[r] == hi[r]
@@ -336,6 +350,10 @@ class _Structure:
         self.one_row_left[inst.pair_left[c[left]]] = r[left]
         self.one_row_right[inst.pair_right[c[~left]]] = r[~left]
 
+    def reduced_costs(self, c: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """``c - A^T y``."""
+        return c - self.A.T @ y
+
 
 def _extend(model: LinearModel, inst: LatentInstance, st: _Structure, inside: np.ndarray,
             y: np.ndarray) -> np.ndarray:
@@ -343,14 +361,15 @@ def _extend(model: LinearModel, inst: LatentInstance, st: _Structure, inside: np
     the rows linking pairs of pairs to ends outside ``inside`` given their share (module
     docstring)."""
     P = inst.num_pairs
-    d = model.c - st.Ac.T @ y
-    need = np.maximum(d[P:], 0.0)[st.y_b]
-    out = ~inside[st.y_end]
-    share = np.where(out, np.where(inside[st.y_other], need, need / 2), 0.0)
+    d = st.reduced_costs(model.c, y)
+    share = np.maximum(d[P:], 0.0)[st.y_b]  # each entry's pair of pairs' positive part
+    del d
+    share[inside[st.y_end]] = 0.0  # all of it on the end outside, half when both are
+    share[~inside[st.y_other]] *= 0.5
     rows, end, left = st.link_rows, st.link_end, st.link_left
     g = np.zeros(len(y))
     if len(rows):  # each linking row's largest share (every share is >= 0)
-        g[rows] = np.maximum.reduceat(share[st.y_order], st.link_starts)
+        g[rows] = np.maximum.reduceat(share, st.link_starts)
     cost_l = np.bincount(end[left], weights=g[rows[left]], minlength=P)
     cost_r = np.bincount(end[~left], weights=g[rows[~left]], minlength=P)
     use_left = cost_l <= cost_r
@@ -371,7 +390,7 @@ def _balance(model: LinearModel, inst: LatentInstance, st: _Structure, y: np.nda
     P = inst.num_pairs
     for _ in range(sweeps):
         for side in (inst.pair_left, inst.pair_right):
-            d = (model.c - st.Ac.T @ y)[:P]
+            d = st.reduced_costs(model.c, y)[:P]
             pos = np.flatnonzero(d > 0)
             if len(pos) == 0:
                 return y
@@ -384,6 +403,13 @@ def _balance(model: LinearModel, inst: LatentInstance, st: _Structure, y: np.nda
             r = rows[v[second]]  # every variable of two pairs or more has its row
             y[r] += dv[second]
     return y
+
+
+def _bound(model: LinearModel, y: np.ndarray, d: np.ndarray) -> float:
+    """:func:`~exactalign.core.model.dual_bound_terms`' bound (the same terms, summed the same
+    way) of multipliers ``y >= 0`` of the latent model (maximised, columns in ``[0, 1]``, rows
+    bounded above) whose reduced costs ``d = c - A^T y`` are at hand: no second product."""
+    return float((y * model.row_hi).sum()) + float(np.maximum(d, 0.0).sum())
 
 
 def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOptions,
@@ -409,26 +435,33 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
     t0 = time.perf_counter()
     deadline = Deadline(options.time_limit, t0)
     P = inst.num_pairs
+    if not (model.maximize and (model.col_lo == 0).all() and (model.col_hi == 1).all()
+            and np.isfinite(model.row_hi).all()):
+        raise ValueError("column generation solves the latent model: maximised, columns in "
+                         "[0, 1], rows bounded above")
     st = _Structure(model, inst)
-    A, Ac = st.A, st.Ac
+    A = st.A
     inside = first_pairs(inst)
-    col_at = np.full(model.num_vars, -1, np.int64)
-    row_at = np.full(model.num_rows, -1, np.int64)
+    col_at = np.full(model.num_vars, -1, np.int32)  # (2**31 columns would not fit in memory)
+    row_at = np.full(model.num_rows, -1, np.int32)
 
     def pair_cols():
         return P + np.flatnonzero(inside[inst.bin_p] & inside[inst.bin_q] & (col_at[P:] < 0))
 
-    held = np.zeros(model.num_rows, np.int64)  # pairs of pairs held, per linking row
+    held = np.zeros(model.num_rows, np.int32)  # pairs of pairs held, per linking row
 
     def rows_of(new):
         """The rows a restricted LP with the columns ``new`` needs: the one-to-one rows of its
         pairs and the linking rows of its pairs of pairs (a linking row without one is
         ``-x <= 0``: left out, a third of the rows), except a row grouped by the other end's
         right variable that holds one pair of pairs (:func:`implied_rows`)."""
-        touched = st.Ac[:, new].tocoo()
-        of_y = new[touched.col] >= P
-        np.add.at(held, touched.row[of_y], 1)
-        rows = np.unique(touched.row[of_y | (st.row_end[touched.row] < 0)])
+        ny = new[new >= P] - P
+        y_rows = st.rows_by_y[ny].ravel()
+        np.add.at(held, y_rows, 1)
+        pairs = new[new < P]
+        one = np.concatenate([st.one_row_left[inst.pair_left[pairs]],
+                              st.one_row_right[inst.pair_right[pairs]]])
+        rows = np.unique(np.concatenate([y_rows, one[one >= 0]]))
         return rows[~implied_rows(st, rows, held)]
 
     cols = np.concatenate([np.flatnonzero(inside), pair_cols()])
@@ -464,14 +497,15 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
         # outside price at; balanced (_balance) they may bound it lower, and price fewer pairs
         found = []
         for mult in (y, _balance(model, inst, st, y.copy())):
-            d = model.c - Ac.T @ mult
+            d = st.reduced_costs(model.c, mult)
             price = np.where(inside, 0.0, np.maximum(d[:P], 0.0))
             hot = np.flatnonzero(d[P:] > PRICE_TOL)
             np.maximum.at(price, inst.bin_p[hot], d[P + hot])
             np.maximum.at(price, inst.bin_q[hot], d[P + hot])
             price[inside] = 0.0
-            bound = float(sum(float(t.sum()) for t in dual_bound_terms(model, mult)))
-            found.append((bound, mult, price, np.flatnonzero(price > PRICE_TOL)))
+            found.append((_bound(model, mult, d), mult, price,
+                          np.flatnonzero(price > PRICE_TOL)))
+            del d, price, hot
         bound, y = min(found, key=lambda f: f[0])[:2]
         price, cand = found[0][2], found[0][3]
         if len(cand) > BATCH:  # the balanced duals' few first, then the most attractive
@@ -508,7 +542,12 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
                     A[new_rows][:, cols].tocsr())
         row_at[new_rows] = len(rows) + np.arange(len(new_rows))
         rows = np.concatenate([rows, new_rows])
-        lp.add_cols(cost[new], model.col_lo[new], hi[new], Ac[:, new][rows].tocsc())
+        # the new columns on the rows held, each column's entries in the full model's row
+        # order (the order HiGHS has always been given them: its pivoting follows it)
+        by_row = np.sort(rows)
+        block = A[by_row][:, new].tocsc()
+        block.indices = row_at[by_row][block.indices]
+        lp.add_cols(cost[new], model.col_lo[new], hi[new], block)
         col_at[new] = len(cols) + np.arange(len(new))
         cols = np.concatenate([cols, new])
     wall = time.perf_counter() - t0

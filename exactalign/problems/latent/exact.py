@@ -33,6 +33,14 @@ BATCH_COLUMNS = 3000
 #: :func:`~exactalign.core.memory.memory_limit` is not modelled (:func:`solve_exact_many`).
 BYTES_PER_COLUMN = 2500
 
+#: The same for a model whose LP column generation solves (:data:`COLGEN_COLUMNS`, aggregated
+#: linking): the whole model is held but only a few percent of it goes to HiGHS. Measured on
+#: held-out document pairs (AMR Bio test bank, joined sentences; peak resident memory of the
+#: whole run less the interpreter's 75 MB): 600 variables (158,785 columns) 0.13 GB, 790 bytes
+#: a column; 1,000 (458,870) 0.29 GB, 620; 1,500 (1,002,228) 0.57 GB, 565; 3,000 (4,004,824)
+#: 1.84 GB, 458; rounded up.
+BYTES_PER_COLGEN_COLUMN = 800
+
 #: A batch LP with more model columns than this is solved by HiGHS' first-order method PDLP
 #: (:func:`_lp_relaxation`; its interior point method with crossover if PDLP gives no answer that
 #: passes the checks), smaller ones by its simplex. Measured on random AMR pairs (LP time, HiGHS
@@ -63,6 +71,8 @@ def _concat(instances) -> tuple[LatentInstance, np.ndarray, np.ndarray]:
     nr = np.array([i.n_right for i in instances], np.int64)
     npairs = np.array([i.num_pairs for i in instances], np.int64)
     loff, roff, poff = (np.concatenate([[0], np.cumsum(a)]) for a in (nl, nr, npairs))
+    if len(instances) == 1:  # itself (a document pair's arrays are hundreds of megabytes)
+        return instances[0], loff, poff
 
     def cat(name, off=None):
         parts = [getattr(i, name) + (0 if off is None else off[k])
@@ -356,8 +366,7 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
     for a whole corpus of 1,380 pairs is three times slower than 14 batches).
 
     An instance whose model would take more memory than
-    :func:`~exactalign.core.memory.memory_limit` (:data:`BYTES_PER_COLUMN` per column) is not
-    modelled: it gets the assignment incumbent of :func:`_round` and the bound that every
+    :func:`~exactalign.core.memory.memory_limit` (:func:`memory_estimate`) is not modelled: it gets the assignment incumbent of :func:`_round` and the bound that every
     candidate pair and pair of pairs earns its weight, status ``FEASIBLE``, the reason in
     ``details["stopped"]``."""
     options = options or SolveOptions()
@@ -366,7 +375,7 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
     out: list[Result | None] = [None] * len(instances)
     todo = []
     for n, inst in enumerate(instances):
-        why = over_limit(BYTES_PER_COLUMN * (inst.num_pairs + len(inst.bin_w)))
+        why = over_limit(memory_estimate(inst, linking))
         if why is None:
             todo.append(n)
         else:
@@ -383,6 +392,15 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
                 out[i] = r
             start, cols = k + 1, 0
     return out
+
+
+def memory_estimate(inst: LatentInstance, linking: str = "aggregated") -> float:
+    """The peak memory, in bytes, of the exact path on ``inst`` alone: its model's columns at
+    :data:`BYTES_PER_COLGEN_COLUMN` when column generation solves its LP, else at
+    :data:`BYTES_PER_COLUMN`."""
+    cols = inst.num_pairs + len(inst.bin_w)
+    colgen = cols > COLGEN_COLUMNS and linking == "aggregated"
+    return float(cols * (BYTES_PER_COLGEN_COLUMN if colgen else BYTES_PER_COLUMN))
 
 
 def trivial_bound(inst: LatentInstance) -> float:
@@ -539,7 +557,6 @@ def _lp_relaxation(model, options: SolveOptions, inst: LatentInstance | None = N
     5, 10 and 20 s its duals bound the LP at 1,635.2, 1,624.9 and 1,622.2 (optimum 1,622). Such
     an unfinished PDLP is returned with status ``TIME_LIMIT``, its duals and its last point in
     ``iterate`` (also when PDLP finished but the interior point method after it did not)."""
-    relaxed = model.relax()
     attempts: tuple = ()
     if model.num_vars > COLGEN_COLUMNS and inst is not None and linking == "aggregated":
         cg = column_generation(model, inst, options, integral=True)
@@ -547,6 +564,7 @@ def _lp_relaxation(model, options: SolveOptions, inst: LatentInstance | None = N
             return cg
         attempts = ({"backend": "highs", "presolve": False, "lp_method": "column generation",
                      "error": cg.raw_status},)
+    relaxed = model.relax()  # a copy of every vector: not made while column generation runs
     if model.num_vars <= LARGE_LP_COLUMNS:
         return replace(solve_model(relaxed, "highs", options), attempts=attempts)
     t0 = time.perf_counter()
