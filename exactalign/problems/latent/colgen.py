@@ -243,8 +243,10 @@ def first_pairs(inst: LatentInstance, k: int | None = None) -> np.ndarray:
     return keep
 
 
-def restricted_col_hi(model: LinearModel, num_pairs: int) -> np.ndarray:
-    """The columns' upper bounds in the restricted LP: the model's, except that a pair of pairs
+def restricted_col_hi(model: LinearModel, num_pairs: int, cols: np.ndarray | None = None
+                      ) -> np.ndarray:
+    """The upper bounds of the columns ``cols`` (default: all) in the restricted LP: the
+    model's, except that a pair of pairs
     has none. Its ``y <= 1`` is implied by the linking rows ``y <= x_p <= 1``, all of which the
     restricted LP holds for every pair of pairs it holds, so the restricted optimum is the same;
     but with the bound a degenerate restricted LP may pay a pair of pairs' weight by that bound
@@ -253,14 +255,15 @@ def restricted_col_hi(model: LinearModel, num_pairs: int) -> np.ndarray:
     pairs, LP alone, CPU seconds): 1,000 variables 24.0, 24.3 -> 17.9, 17.8 s (13 rounds both,
     44,743 -> 41,870 pairs generated); dropping the pairs' ``x <= 1`` too where a one-to-one
     row implies it: 33.6 s, 14 rounds."""
-    hi = np.array(model.col_hi, dtype=np.float64)
-    hi[num_pairs:] = np.inf
-    return hi
+    cols = np.arange(model.num_vars) if cols is None else cols
+    return np.where(cols < num_pairs, model.col_hi[cols], np.inf)
 
 
-def boxed_bounds(model: LinearModel, num_pairs: int, row_end: np.ndarray
+def boxed_bounds(model: LinearModel, num_pairs: int, row_end: np.ndarray,
+                 cols: np.ndarray | None = None, rows: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """``(col_hi, row_lo)`` of the restricted LP when its costs are jittered: a pair of pairs
+    """``(col_hi, row_lo)`` of the columns ``cols`` and rows ``rows`` (default: all) of the
+    restricted LP when its costs are jittered: a pair of pairs
     bounded by 2, a linking row (``row_end >= 0``: its end pair's column) from below by -2, a
     one-to-one row by -1. None of these can bind (a pair of pairs is at most 1 through its
     linking rows, a linking row is at least -1, a one-to-one row at least 0), so the LP, its
@@ -268,10 +271,10 @@ def boxed_bounds(model: LinearModel, num_pairs: int, row_end: np.ndarray
     column and slack is boxed, so the dual simplex, hot-started after new columns come in, mends
     their dual infeasibility by moving them to their other bound instead of a phase 1 over the
     whole LP."""
-    hi = restricted_col_hi(model, num_pairs)
-    hi[num_pairs:] = 2.0
-    lo = np.where(row_end >= 0, -2.0, -1.0)
-    return hi, lo
+    cols = np.arange(model.num_vars) if cols is None else cols
+    rows = np.arange(model.num_rows) if rows is None else rows
+    return (np.where(cols < num_pairs, model.col_hi[cols], 2.0),
+            np.where(row_end[rows] >= 0, -2.0, -1.0))
 
 
 def implied_rows(st: _Structure, rows: np.ndarray, held: np.ndarray) -> np.ndarray:
@@ -359,7 +362,7 @@ def _extend(model: LinearModel, inst: LatentInstance, st: _Structure, inside: np
             y: np.ndarray) -> np.ndarray:
     """The multipliers ``y`` (the restricted LP's duals, zero on the rows it does not hold) with
     the rows linking pairs of pairs to ends outside ``inside`` given their share (module
-    docstring)."""
+    docstring), in place."""
     P = inst.num_pairs
     d = st.reduced_costs(model.c, y)
     share = np.maximum(d[P:], 0.0)[st.y_b]  # each entry's pair of pairs' positive part
@@ -367,15 +370,15 @@ def _extend(model: LinearModel, inst: LatentInstance, st: _Structure, inside: np
     share[inside[st.y_end]] = 0.0  # all of it on the end outside, half when both are
     share[~inside[st.y_other]] *= 0.5
     rows, end, left = st.link_rows, st.link_end, st.link_left
-    g = np.zeros(len(y))
-    if len(rows):  # each linking row's largest share (every share is >= 0)
-        g[rows] = np.maximum.reduceat(share, st.link_starts)
-    cost_l = np.bincount(end[left], weights=g[rows[left]], minlength=P)
-    cost_r = np.bincount(end[~left], weights=g[rows[~left]], minlength=P)
+    if len(rows) == 0:
+        return y
+    g = np.maximum.reduceat(share, st.link_starts)  # each linking row's largest share (>= 0)
+    del share
+    cost_l = np.bincount(end[left], weights=g[left], minlength=P)
+    cost_r = np.bincount(end[~left], weights=g[~left], minlength=P)
     use_left = cost_l <= cost_r
     chosen = np.where(left, use_left[end], ~use_left[end]) & ~inside[end]
-    y = y.copy()
-    y[rows[chosen]] = g[rows[chosen]]
+    y[rows[chosen]] = g[chosen]
     return y
 
 
@@ -473,13 +476,19 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
                       sense=model.sense, name=f"{model.name} restricted")
     jitter = integral and JITTER > 0
     if jitter:
-        hi, row_lo = boxed_bounds(model, P, st.row_end)
         cost = model.c + np.random.default_rng(options.seed).uniform(
             JITTER / 10, JITTER, model.num_vars)
+
+        def bounds(cols, rows):  # (col_hi of cols, row_lo of rows), not kept for every column
+            return boxed_bounds(model, P, st.row_end, cols, rows)
     else:
-        hi, row_lo, cost = restricted_col_hi(model, P), model.row_lo, model.c
-    lp = IncrementalLP(replace(sub, c=cost[cols], col_hi=hi[cols], row_lo=row_lo[rows]),
-                       options, cost_perturbation=not jitter)
+        cost = model.c
+
+        def bounds(cols, rows):
+            return restricted_col_hi(model, P, cols), model.row_lo[rows]
+    hi, lo = bounds(cols, rows)
+    lp = IncrementalLP(replace(sub, c=cost[cols], col_hi=hi, row_lo=lo), options,
+                       cost_perturbation=not jitter)
     sign, y, best, rounds, status = None, None, None, 0, Status.TIME_LIMIT
     while True:
         res = lp.solve(deadline.left())
@@ -538,7 +547,7 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
         new = np.concatenate([add, pair_cols()])
         touched = rows_of(new)
         new_rows = touched[row_at[touched] < 0]
-        lp.add_rows(row_lo[new_rows], model.row_hi[new_rows],
+        lp.add_rows(bounds(new[:0], new_rows)[1], model.row_hi[new_rows],
                     A[new_rows][:, cols].tocsr())
         row_at[new_rows] = len(rows) + np.arange(len(new_rows))
         rows = np.concatenate([rows, new_rows])
@@ -547,7 +556,7 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
         by_row = np.sort(rows)
         block = A[by_row][:, new].tocsc()
         block.indices = row_at[by_row][block.indices]
-        lp.add_cols(cost[new], model.col_lo[new], hi[new], block)
+        lp.add_cols(cost[new], model.col_lo[new], bounds(new, new_rows[:0])[0], block)
         col_at[new] = len(cols) + np.arange(len(new))
         cols = np.concatenate([cols, new])
     wall = time.perf_counter() - t0
