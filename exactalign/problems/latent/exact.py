@@ -28,8 +28,10 @@ from .model import as_mapping_array, check, decode_point, ilp_model, mapping_arr
 BATCH_COLUMNS = 3000
 
 #: Peak memory of an exact solve per model column (one per candidate pair and pair of pairs),
-#: HiGHS included: measured 2.3 KB on random 400- to 1,000-node AMR pairs (1.2 GB for an
-#: 800-node pair's 514,445 columns), rounded up. An instance whose estimate is over
+#: HiGHS included, when HiGHS solves the whole LP (simple linking, or aggregated linking up to
+#: :data:`COLGEN_COLUMNS`; :data:`BYTES_PER_COLGEN_COLUMN` above): measured 2.3 KB on random
+#: 400- to 1,000-node AMR pairs before column generation (1.2 GB for an 800-node pair's 514,445
+#: columns), rounded up. An instance whose estimate (:func:`memory_estimate`) is over
 #: :func:`~exactalign.core.memory.memory_limit` is not modelled (:func:`solve_exact_many`).
 BYTES_PER_COLUMN = 2500
 
