@@ -482,7 +482,7 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
         cost = model.c + np.random.default_rng(options.seed).uniform(
             JITTER / 10, JITTER, model.num_vars)
 
-        def bounds(cols, rows):  # (col_hi of cols, row_lo of rows), not kept for every column
+        def bounds(cols, rows):  # (col_hi of cols, row_lo of rows): not kept for them all
             return boxed_bounds(model, P, st.row_end, cols, rows)
     else:
         cost = model.c
@@ -550,7 +550,8 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
         new = np.concatenate([add, pair_cols()])
         touched = rows_of(new)
         new_rows = touched[row_at[touched] < 0]
-        lp.add_rows(bounds(new[:0], new_rows)[1], model.row_hi[new_rows],
+        new_hi, new_lo = bounds(new, new_rows)
+        lp.add_rows(new_lo, model.row_hi[new_rows],
                     A[new_rows][:, cols].tocsr())
         row_at[new_rows] = len(rows) + np.arange(len(new_rows))
         rows = np.concatenate([rows, new_rows])
@@ -559,7 +560,7 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
         by_row = np.sort(rows)
         block = A[by_row][:, new].tocsc()
         block.indices = row_at[by_row][block.indices]
-        lp.add_cols(cost[new], model.col_lo[new], bounds(new, new_rows[:0])[0], block)
+        lp.add_cols(cost[new], model.col_lo[new], new_hi, block)
         col_at[new] = len(cols) + np.arange(len(new))
         cols = np.concatenate([cols, new])
     wall = time.perf_counter() - t0
