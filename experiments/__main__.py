@@ -5,8 +5,8 @@
                               [--fresh] [--scheduler local|tcp://HOST:PORT]
     python -m experiments figures [--out DIR] [--quiet] [NAME...]
 
-``run`` writes ``<out>/<name>/rows.csv`` and ``meta.json`` per experiment and regenerates
-``<out>/SUMMARY.md``; ``figures`` draws the figures (PNG, with PDF and SVG beside each) from the
+``run`` writes ``<out>/<name>/rows.csv`` and ``meta.json`` per experiment (``<out>``:
+``results``, with ``--quick`` ``results-quick``) and regenerates ``<out>/SUMMARY.md``; ``figures`` draws the figures (PNG, with PDF and SVG beside each) from the
 CSVs alone and regenerates the summary (so it links the figures). Progress: a bar on a terminal;
 otherwise (``make``, CI, a pipe) one log line per experiment and progress lines with an ETA
 (:class:`experiments.runner.ProgressLog`); ``--quiet`` silences both. ``--jobs N`` spreads
@@ -89,7 +89,9 @@ def parser() -> argparse.ArgumentParser:
     which.add_argument("names", nargs="*", default=[], metavar="NAME",
                        help=f"experiments to run ({', '.join(REGISTRY)})")
     r.add_argument("--quick", action="store_true", help="the small QUICK configs")
-    r.add_argument("--out", default="results", help="output folder (default: results)")
+    r.add_argument("--out", default=None,
+                   help="output folder (default: results, with --quick results-quick: a quick "
+                        "slice never overwrites the full results)")
     r.add_argument("--jobs", type=_jobs, default=1,
                    help="processes for independent instances (default 1; -1 = all CPUs); "
                         "with --scheduler local, its worker processes (default 2)")
@@ -117,6 +119,8 @@ def parser() -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace) -> int:
     """``run``: every experiment of ``args`` in turn, on a Dask cluster with ``--scheduler``."""
+    if args.out is None:
+        args.out = "results-quick" if args.quick else "results"
     if args.scheduler not in (None, "local") and args.jobs != 1:
         print(f"--jobs sets the workers of --scheduler local; the workers of {args.scheduler} "
               "are the cluster's own (leave out --jobs)", file=sys.stderr)

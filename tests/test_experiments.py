@@ -342,3 +342,20 @@ def test_git_info_ignores_results_but_not_code(tmp_path):
     assert git_info(tmp_path)["dirty"] is False
     (tmp_path / "code.py").write_text("x = 2\n")
     assert git_info(tmp_path)["dirty"] is True
+
+
+def test_a_quick_run_never_writes_over_the_full_results(tmp_path, monkeypatch):
+    """``run --quick`` without ``--out`` writes ``results-quick/``: a user's full
+    ``results/`` (rows, figures) stays as it was."""
+    monkeypatch.chdir(tmp_path)
+    full = tmp_path / "results" / "bipartite_scaling"
+    full.mkdir(parents=True)
+    (full / "rows.csv").write_text("full,rows\n", encoding="utf-8")
+    (full / "gap_vs_size.png").write_bytes(b"figure")
+    monkeypatch.setattr(bipartite_scaling, "QUICK", {**bipartite_scaling.QUICK, "sizes": [10],
+                                                     "replicates": 1, "weights": ["uniform"]})
+    assert main(["run", "bipartite_scaling", "--quick", "--quiet"]) == 0
+    assert (tmp_path / "results-quick" / "bipartite_scaling" / "rows.csv").exists()
+    assert (full / "rows.csv").read_text(encoding="utf-8") == "full,rows\n"
+    assert (full / "gap_vs_size.png").read_bytes() == b"figure"
+    assert not (tmp_path / "results" / "SUMMARY.md").exists()
