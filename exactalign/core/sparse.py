@@ -20,7 +20,8 @@ import numpy as np
 INT32_MAX = np.iinfo(np.int32).max
 
 
-def _index_dtype(nnz: int, m: int, n: int):
+def index_dtype(nnz: int, m: int, n: int):
+    """The dtype of the index arrays of an ``m x n`` matrix of ``nnz`` entries."""
     return np.int32 if max(nnz, m, n) <= INT32_MAX else np.int64
 
 
@@ -43,7 +44,7 @@ class Csr:
     def __init__(self, indptr, indices, data, shape) -> None:
         m, n = (int(s) for s in shape)
         data = np.asarray(data, dtype=np.float64)
-        idx = _index_dtype(len(data), m, n)
+        idx = index_dtype(len(data), m, n)
         indptr = np.asarray(indptr, dtype=idx)
         indices = np.asarray(indices, dtype=idx)
         if m < 0 or n < 0 or indptr.shape != (m + 1,) or indices.shape != data.shape \

@@ -475,7 +475,7 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
     col_at[cols], row_at[rows] = np.arange(len(cols)), np.arange(len(rows))
     sub = LinearModel(c=model.c[cols], A=A[rows][:, cols], row_lo=model.row_lo[rows],
                       row_hi=model.row_hi[rows], col_lo=model.col_lo[cols],
-                      col_hi=model.col_hi[cols], integrality=np.zeros(len(cols), dtype=bool),
+                      col_hi=model.col_hi[cols], integrality=False,
                       sense=model.sense, name=f"{model.name} restricted")
     jitter = integral and JITTER > 0
     if jitter:

@@ -13,7 +13,7 @@ import numpy as np
 from ...core.arrays import frozen
 from ...core.errors import InfeasibleAlignmentError
 from ...core.model import binary_model
-from ...core.sparse import Csr
+from ...core.sparse import Csr, index_dtype
 from .instance import LatentInstance
 from .matches import mapping_rows
 
@@ -99,7 +99,7 @@ def ilp_model(inst: LatentInstance, linking: str = "aggregated"):
     # assembled block by block into int32 (when the model fits: half the memory of a
     # document pair's 17.8 million entries), each block released once copied
     nnz, off = sum(len(b[0]) for b in blocks), sum(b[3] for b in blocks)
-    idx = np.int32 if max(nnz, off, P + B) <= np.iinfo(np.int32).max else np.int64
+    idx = index_dtype(nnz, off, P + B)
     rows, cols, vals = np.empty(nnz, idx), np.empty(nnz, idx), np.empty(nnz)
     his = []
     at = off = 0
