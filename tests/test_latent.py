@@ -209,6 +209,37 @@ def test_targets_skip_a_set_that_is_most_of_the_reduced_cost_set():
     assert got == ["support", "fractional", "near fractional"]
 
 
+def test_targets_try_the_pairs_column_generation_held_before_the_reduced_cost_set():
+    """The instance above, ``wide`` made the reduced-cost set (36 pairs) again: of its pairs,
+    those column generation held (``held``) join the LP point's support in a ``held`` set, tried
+    before the last set when at most HELD_SHARE of it (here 6 + 10 = 16 of 36), skipped when
+    more (30 of 36), and skipped too when no larger than the set before it."""
+    from exactalign.problems.latent.instance import compiled_view
+
+    left, right = np.divmod(np.arange(100), 10)
+    inst = compiled_view(10, 10, dict(
+        pair_left=left, pair_right=right, unary=np.ones(100),
+        bin_p=np.zeros(0, np.int64), bin_q=np.zeros(0, np.int64), bin_w=np.zeros(0)))
+    xp = np.zeros(100)
+    xp[[0, 11, 22, 1, 12, 20]] = 0.5
+    if_one = np.where((left < 6) & (right < 6), 10.0, 5.0)
+
+    def names(held):
+        return [(name, len(pairs), complete)
+                for name, pairs, complete in latent_exact._targets(inst, xp, 10.0, if_one, held)]
+
+    held = (left >= 3) & (left < 5) & (right < 5)  # 10 zero pairs outside the support
+    held[99] = True  # a pair of nonzero reduced cost: never in the set
+    assert latent_exact.HELD_SHARE == 0.5
+    assert names(held) == [("support", 6, False), ("fractional", 9, False),
+                           ("held", 16, False), ("reduced cost", 36, True)]
+    most = (left < 6) & (right < 6) & (left >= 1)  # 30 of the 36: skipped
+    assert names(most) == [("support", 6, False), ("fractional", 9, False),
+                           ("reduced cost", 36, True)]
+    inner = (left < 3) & (right < 3)  # inside the fractional set: no larger, skipped
+    assert names(inner) == names(None)
+
+
 def test_the_mip_on_pairs_that_can_beat_the_incumbent(monkeypatch):
     """Without the sets around the LP point, the incumbent 2 goes to the last step: the MIP on
     the 14 pairs that could beat it (reduced-cost fixing drops 2 of 16), which proves 2."""

@@ -46,6 +46,8 @@ def test_column_generation_reaches_the_whole_lp_and_certifies_it(inst):
     assert model.relax().violations(cg.x) == []  # zero outside the generated columns
     assert float(model.c @ cg.x) == pytest.approx(cg.objective, abs=1e-9)
     assert _bound(model, cg.row_dual) == pytest.approx(full.objective, abs=1e-6)
+    assert np.all(np.diff(cg.held) > 0) and cg.held[-1] < model.num_vars
+    assert not np.delete(cg.x, cg.held).any()  # the point lives on the columns held
 
 
 @settings(max_examples=60, deadline=None)
@@ -184,6 +186,30 @@ def test_column_generation_stops_with_the_deadline():
     out = colgen.column_generation(model, SQUARE, SolveOptions(time_limit=0.0))
     assert out.status is Status.TIME_LIMIT and out.row_dual is None and out.x is None
     assert np.isfinite(latent.solve(SQUARE, "exact", time_limit=60.0).bound)
+
+
+def test_the_exact_path_hands_the_pairs_column_generation_held_to_its_targets(monkeypatch):
+    """On the fractional instance (LP 3, optimum 2) solved through column generation, the sets
+    tried around the LP point are given the pairs its restricted LP held (a mask of the
+    component's pairs holding the LP point's support), and the answer is still brute force."""
+    from tests.test_latent import _fractional_instance
+
+    inst = _fractional_instance()
+    seen = []
+    real = latent_exact._targets
+
+    def spy(sub, xp, lp_bound, if_one, held=None):
+        seen.append((xp.copy(), held))
+        return real(sub, xp, lp_bound, if_one, held)
+
+    _slow(monkeypatch)
+    monkeypatch.setattr(latent_exact, "COLGEN_COLUMNS", 0)
+    monkeypatch.setattr(latent_exact, "_targets", spy)
+    r = latent.solve(inst, "exact")
+    assert r.proven_optimal and r.objective == latent.brute_force(inst)[0] == 2.0
+    [(xp, held)] = seen
+    assert held is not None and held.dtype == bool and len(held) == inst.num_pairs
+    assert held[xp > 0].all() and 0 < held.sum() <= inst.num_pairs
 
 
 def test_each_solve_of_the_incremental_lp_gets_the_time_left_after_its_run_time():

@@ -77,6 +77,9 @@ class BackendOutcome:
     #: A first-order LP method stopped early (PDLP at its time limit): its last primal point, which
     #: need not be feasible. Never an answer (``x`` is ``None``); a guide for rounding only.
     iterate: np.ndarray | None = None
+    #: Column generation: the columns its restricted LP held at the end (sorted indices of the
+    #: full model's columns); every other column is zero in ``x``. ``None`` for a whole LP.
+    held: np.ndarray | None = None
 
     @property
     def fallback(self) -> bool:

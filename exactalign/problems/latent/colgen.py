@@ -565,7 +565,7 @@ def column_generation(model: LinearModel, inst: LatentInstance, options: SolveOp
         cols = np.concatenate([cols, new])
     wall = time.perf_counter() - t0
     common = dict(nodes=0, wall_time=wall, backend="highs", solver_version=lp.version,
-                  presolve=False)
+                  presolve=False, held=np.sort(cols))
     if best is None:
         return BackendOutcome(status=Status.TIME_LIMIT, x=None, objective=None, bound=None,
                               raw_status="column generation: no restricted LP solved", **common)
