@@ -212,6 +212,27 @@ def test_the_exact_path_hands_the_pairs_column_generation_held_to_its_targets(mo
     assert held[xp > 0].all() and 0 < held.sum() <= inst.num_pairs
 
 
+@settings(max_examples=20, deadline=None)
+@given(latent_instances(max_vars=6))
+def test_column_generation_on_two_threads_reaches_the_same_lp(inst):
+    """Given two threads the restricted LPs run HiGHS' parallel dual simplex (PAMI), to the same
+    LP optimum and a bound that certifies it."""
+    from exactalign.backends.highs import PARALLEL_DUAL, IncrementalLP
+
+    model = latent.ilp_model(inst)
+    assume(model.num_vars > 0)
+    lp = IncrementalLP(model, SolveOptions(threads=2))
+    assert lp._h.getOptionValue("simplex_strategy")[1] == PARALLEL_DUAL
+    assert IncrementalLP(model, SolveOptions())._h.getOptionValue("simplex_strategy")[1] == 1
+    with pytest.MonkeyPatch.context() as mp:
+        _slow(mp)
+        one = colgen.column_generation(model, inst, SolveOptions())
+        two = colgen.column_generation(model, inst, SolveOptions(threads=2))
+    assert two.status is Status.OPTIMAL
+    assert two.objective == pytest.approx(one.objective, abs=1e-6)
+    assert _bound(model, two.row_dual) == pytest.approx(two.objective, abs=1e-6)
+
+
 def test_each_solve_of_the_incremental_lp_gets_the_time_left_after_its_run_time():
     """HiGHS counts its time limit over every run() of one object: a solve asked for 5 more
     seconds after 100 s of runs is given 105 (it was given 5, and stopped at once)."""

@@ -212,6 +212,23 @@ def test_exact_over_worker_processes_is_the_same_optimum(tmp_path, capsys):
     assert two.totals("exact") == one.totals("exact")
 
 
+def test_jobs_on_one_pair_become_highs_threads(monkeypatch):
+    """One pair and ``jobs=2``: no worker process, the pair solved here with two HiGHS threads
+    (column generation's parallel dual simplex), to the same proven optimum as one thread."""
+    from experiments.performance import amr_pair
+
+    pair = amr_pair(60, 3)
+    seen = []
+    real = smatch._exact
+    monkeypatch.setattr(smatch, "_exact", lambda insts, **kw: seen.append(kw.get("threads", 1))
+                        or real(insts, **kw))
+    one = smatch.score_pairs([pair], bnb_work=0)
+    two = smatch.score_pairs([pair], bnb_work=0, jobs=2)
+    assert seen == [1, 2]
+    assert two.pairs[0].exact.proven_optimal
+    assert two.pairs[0].exact.objective == one.pairs[0].exact.objective
+
+
 def test_jobs_on_the_command_line(capsys):
     from exactalign import cli
 

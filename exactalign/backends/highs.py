@@ -41,6 +41,12 @@ PDLP_KKT_TOLERANCE = 1e-8
 #: with a gap of 1e-9 HiGHS restarts twice more and stops at 23.4 s; with this gap it stops at 6.5 s.
 INTEGRAL_GAP = 0.99
 
+#: HiGHS' ``simplex_strategy`` of :class:`IncrementalLP` given more than one thread: the
+#: parallel dual simplex (PAMI). Measured on a held-out 1,500-variable document pair (AMR Bio test
+#: bank, column generation alone): 22.9 s serial, 18.6 s with two threads, the same rounds and
+#: simplex iterations.
+PARALLEL_DUAL = 2
+
 #: Thread count the process-wide HiGHS scheduler was last used with (``None``: not yet).
 _scheduler_threads: int | None = None
 
@@ -238,6 +244,10 @@ class IncrementalLP:
         self._h = to_highs(relaxed, options)
         _configure(self._h, relaxed, options)
         self._h.setOptionValue("presolve", "off")
+        if int(options.threads) > 1:  # the dual simplex's parallel variant (PAMI)
+            self._h.setOptionValue("parallel", "on")
+            self._h.setOptionValue("simplex_strategy", PARALLEL_DUAL)
+            self._h.setOptionValue("simplex_max_concurrency", int(options.threads))
         self.set_cost_perturbation(cost_perturbation)
         self.num_rows, self.num_vars = relaxed.num_rows, relaxed.num_vars
         self.version = _version()

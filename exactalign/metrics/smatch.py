@@ -355,7 +355,7 @@ def _score_instances(insts, counts, pairs, dups, *, variant, method, restarts, s
     hc = ex = [None] * len(insts)
     if method in ("exact", "both"):
         t0 = time.perf_counter()
-        if jobs != 1 and len(insts) > 1:
+        if jobs != 1:
             ex = _exact_parallel(insts, jobs, time_limit=time_limit, seed=seed, backend=backend,
                                  linking=linking, bnb_work=bnb_work)
         else:
@@ -377,12 +377,13 @@ def _score_instances(insts, counts, pairs, dups, *, variant, method, restarts, s
     return CorpusScore(scores, variant, methods, times, tuple(dups))
 
 
-def _exact(insts, *, time_limit, seed, backend, linking, bnb_work) -> list:
+def _exact(insts, *, time_limit, seed, backend, linking, bnb_work, threads: int = 1) -> list:
     """The exact path of :func:`score_pairs` on ``insts``: the branch and bound on every pair,
     then the LPs of the pairs it did not finish, within ``time_limit`` together. Every mapping
     is recounted from the triples as smatch counts (:func:`~exactalign.problems.latent.matches.
     count_matches`): the branch and bound's by :func:`~exactalign.problems.latent.bnb.
-    branch_and_bound` itself, the LPs' here (their checker counts on the compiled model)."""
+    branch_and_bound` itself, the LPs' here (their checker counts on the compiled model).
+    ``threads``: HiGHS' threads (:class:`~exactalign.core.outcome.SolveOptions`)."""
     t0 = time.perf_counter()
     work = bnb.BNB_WORK_LIMIT if bnb_work is None else bnb_work
     ex, failed = [], 0
@@ -401,7 +402,7 @@ def _exact(insts, *, time_limit, seed, backend, linking, bnb_work) -> list:
 
         # The budget covers the whole exact computation, the branch and bound included.
         opts = SolveOptions(time_limit=remaining(time_limit, time.perf_counter() - t0),
-                            seed=seed)
+                            seed=seed, threads=threads)
         rest = latent.solve_exact_many([insts[k] for k in todo], options=opts,
                                        backend=backend, linking=linking)
         for k, r in zip(todo, rest, strict=True):  # recounted from the triples, as smatch
@@ -428,7 +429,10 @@ def _exact_parallel(insts, jobs: int, **kwargs) -> list:
     """:func:`_exact` over joblib workers: the pairs cut into contiguous chunks of about equal
     model size (variable pairs, the columns of their LPs: at least one chunk a worker, at most
     four), each worker's memory limit a share of the whole (:func:`~exactalign.core.memory.
-    memory_limit`), the time limit counted from now in every worker."""
+    memory_limit`), the time limit counted from now in every worker. With fewer chunks than
+    workers (fewer pairs), each chunk's HiGHS gets the spare workers as threads
+    (``workers // chunks``: column generation's dual simplex runs in parallel); one chunk is
+    solved in this process."""
     import joblib
     import numpy as np
 
@@ -441,11 +445,15 @@ def _exact_parallel(insts, jobs: int, **kwargs) -> list:
     chunks = max(1, min(len(insts), 4 * workers))
     edges = np.searchsorted(np.cumsum(size), np.linspace(0, size.sum(), chunks + 1)[1:-1])
     parts = [p for p in np.split(np.arange(len(insts)), np.unique(edges)) if len(p)]
+    threads = max(1, workers // len(parts))
+    if len(parts) == 1:
+        return _exact(insts, threads=threads, **kwargs)
     limit = memory_limit()
-    share = None if limit is None else limit // workers
+    share = None if limit is None else limit // min(workers, len(parts))
     left = Deadline(kwargs.pop("time_limit")).left()
-    out = joblib.Parallel(n_jobs=workers)(
-        joblib.delayed(_exact_chunk)([insts[k] for k in part], share, time_limit=left, **kwargs)
+    out = joblib.Parallel(n_jobs=min(workers, len(parts)))(
+        joblib.delayed(_exact_chunk)([insts[k] for k in part], share, time_limit=left,
+                                     threads=threads, **kwargs)
         for part in parts)
     return [r for chunk in out for r in chunk]
 
