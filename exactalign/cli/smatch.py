@@ -106,7 +106,9 @@ def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pairs", action="store_true",
                    help="also report every pair (counts, scores, status, bound, gap)")
     p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
-                   help="worker processes for the exact path (-1: one per CPU); the "
+                   help="worker processes for the exact path (-1: one per CPU); with fewer "
+                        "pairs than workers the spare ones become HiGHS threads (one pair: "
+                        "solved in this process, its LP on the parallel dual simplex); the "
                         "hill-climbing stays in one process, as smatch draws its restarts from "
                         "one generator across the pairs (default: %(default)s)")
 
