@@ -248,6 +248,22 @@ def test_highs_gap_is_under_one_on_integral_objectives_and_tight_otherwise():
         assert h.getOptionValue("mip_abs_gap")[1] == gap
 
 
+def test_highs_restart_follows_the_options_and_the_optimum_does_not():
+    """``SolveOptions(restart=False)`` switches HiGHS' root restarts off (on by default); the
+    proven optimum is the same either way."""
+    from exactalign import SolveOptions
+    from exactalign.backends import highs
+    from exactalign.core.solve import solve_model
+
+    model = knapsack()
+    for restart in (True, False):
+        h = highs.to_highs(model)
+        highs._configure(h, model, SolveOptions(restart=restart))
+        assert h.getOptionValue("mip_allow_restart")[1] is restart
+    on, off = (solve_model(model, "highs", SolveOptions(restart=r)) for r in (True, False))
+    assert on.status is off.status is Status.OPTIMAL and on.objective == off.objective
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("presolve", [True, False])
 def test_integral_gap_still_proves_the_optimum(seed, presolve):

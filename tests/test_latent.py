@@ -240,6 +240,20 @@ def test_targets_try_the_pairs_column_generation_held_before_the_reduced_cost_se
     assert names(inner) == names(None)
 
 
+def test_restricted_mips_run_without_root_restarts(monkeypatch):
+    """Every MIP the exact path runs on a set of pairs is solved with ``restart=MIP_RESTART``
+    (off), and the fractional instance is still proven at its brute-force optimum."""
+    seen = []
+    real = latent_exact.solve_model
+    monkeypatch.setattr(latent_exact, "solve_model",
+                        lambda model, backend, opts: (model.is_mip and seen.append(opts.restart))
+                        or real(model, backend, opts))
+    inst = _fractional_instance()
+    r = latent.solve(inst, "exact")
+    assert r.proven_optimal and r.objective == latent.brute_force(inst)[0] == 2.0
+    assert latent_exact.MIP_RESTART is False and seen == [False, False]
+
+
 def test_the_mip_on_pairs_that_can_beat_the_incumbent(monkeypatch):
     """Without the sets around the LP point, the incumbent 2 goes to the last step: the MIP on
     the 14 pairs that could beat it (reduced-cost fixing drops 2 of 16), which proves 2."""

@@ -146,6 +146,7 @@ def _configure(h, model: LinearModel, options: SolveOptions) -> bool:
     integral = integral_objective(model)
     h.setOptionValue("mip_abs_gap", INTEGRAL_GAP if integral else 1e-9)
     h.setOptionValue("presolve", "on" if options.presolve else "off")
+    h.setOptionValue("mip_allow_restart", bool(options.restart))
     h.setOptionValue("time_limit", float("inf") if options.time_limit is None
                      else float(options.time_limit))
     h.setOptionValue("solver", options.lp_method if options.lp_method is not None

@@ -31,7 +31,9 @@ class SolveOptions:
     duality (:func:`~exactalign.core.model.dual_bound_terms`) and whose point may be rounded; it
     is 3x faster than ``"ipm"`` on the LP of a 1,000-variable Smatch pair. ``lp_tolerance``
     replaces PDLP's KKT tolerance (``None``: 1e-8; a looser one returns sooner, its point further
-    from feasible and its duals from optimal)."""
+    from feasible and its duals from optimal). ``restart=False`` forbids a MIP solver to restart
+    its search at the root after the root's reductions (HiGHS' ``mip_allow_restart``; other
+    backends ignore it)."""
 
     time_limit: float | None = None
     mip_rel_gap: float = 0.0
@@ -43,6 +45,7 @@ class SolveOptions:
     fallback: bool = True
     lp_method: str | None = None
     lp_tolerance: float | None = None
+    restart: bool = True
 
     def __post_init__(self):
         if self.lp_method not in (None, "simplex", "ipm", "pdlp"):
