@@ -224,6 +224,8 @@ def test_column_generation_on_two_threads_reaches_the_same_lp(inst):
     lp = IncrementalLP(model, SolveOptions(threads=2))
     assert lp._h.getOptionValue("simplex_strategy")[1] == PARALLEL_DUAL
     assert IncrementalLP(model, SolveOptions())._h.getOptionValue("simplex_strategy")[1] == 1
+    many = IncrementalLP(model, SolveOptions(threads=9))  # HiGHS takes at most 8 here
+    assert many._h.getOptionValue("simplex_max_concurrency")[1] == 8
     with pytest.MonkeyPatch.context() as mp:
         _slow(mp)
         one = colgen.column_generation(model, inst, SolveOptions())

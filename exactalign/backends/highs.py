@@ -47,6 +47,9 @@ INTEGRAL_GAP = 0.99
 #: simplex iterations.
 PARALLEL_DUAL = 2
 
+#: The most HiGHS' ``simplex_max_concurrency`` takes (it refuses more).
+MAX_CONCURRENCY = 8
+
 #: Thread count the process-wide HiGHS scheduler was last used with (``None``: not yet).
 _scheduler_threads: int | None = None
 
@@ -246,9 +249,13 @@ class IncrementalLP:
         _configure(self._h, relaxed, options)
         self._h.setOptionValue("presolve", "off")
         if int(options.threads) > 1:  # the dual simplex's parallel variant (PAMI)
-            self._h.setOptionValue("parallel", "on")
-            self._h.setOptionValue("simplex_strategy", PARALLEL_DUAL)
-            self._h.setOptionValue("simplex_max_concurrency", int(options.threads))
+            import highspy
+
+            for name, value in (("parallel", "on"), ("simplex_strategy", PARALLEL_DUAL),
+                                ("simplex_max_concurrency",
+                                 min(int(options.threads), MAX_CONCURRENCY))):
+                if self._h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+                    raise ValueError(f"HiGHS refused {name} = {value!r}")
         self.set_cost_perturbation(cost_perturbation)
         self.num_rows, self.num_vars = relaxed.num_rows, relaxed.num_vars
         self.version = _version()
