@@ -60,6 +60,9 @@ One idea per module; each imports only those listed before it:
 * :mod:`~exactalign.problems.latent.bnb` -- the pure-Python branch and bound;
 * :mod:`~exactalign.problems.latent.model` -- mapping arrays, :func:`check` and the ILP;
 * :mod:`~exactalign.problems.latent.brute` -- :func:`brute_force`;
+* :mod:`~exactalign.problems.latent.colgen` -- the LP of a big model by column generation;
+* :mod:`~exactalign.problems.latent.lagrange` -- the bound of an LP stopped by the time limit,
+  lowered by the Lagrangian dual of the linking rows;
 * :mod:`~exactalign.problems.latent.exact` -- the ``exact`` method (:func:`solve_exact_many`);
 * :mod:`~exactalign.problems.latent.methods` -- every method by name (:func:`solve`).
 

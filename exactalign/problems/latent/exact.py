@@ -21,6 +21,7 @@ from ...core.solve import SolveOptions, remaining, solve_model, verified_result
 from .colgen import column_generation
 from .hillclimb import Climber
 from .instance import LatentInstance, compiled_view
+from .lagrange import tighten
 from .matches import count_bound
 from .model import as_mapping_array, check, decode_point, ilp_model, mapping_array, model_point
 
@@ -64,6 +65,11 @@ COLGEN_COLUMNS = 50_000
 
 #: Slack under which an LP value counts as reaching the next integer (integer objective).
 INT_TOL = 1e-6
+
+#: Of the time an unfinished LP leaves (a time limit), the share the rounding and MIPs from its
+#: last point get (:func:`_settle_unfinished`) when the model has linking rows; the rest goes to
+#: tightening the bound (:func:`~.lagrange.tighten`).
+SETTLE_SHARE = 0.5
 
 
 def _concat(instances) -> tuple[LatentInstance, np.ndarray, np.ndarray]:
@@ -492,6 +498,42 @@ def _certified_lp_bound(model, lp, col_label: np.ndarray, lp_val: np.ndarray,
     return best, one
 
 
+def _tighten_open(model, big: LatentInstance, lp, label, col_label, lp_val, bound, status,
+                  how, on, options: SolveOptions, t0: float) -> np.ndarray:
+    """After an unfinished LP: the components left unproven get the bound of the Lagrangian
+    dual of the linking rows from the LP's last multipliers (:func:`~.lagrange.tighten`, in
+    the time left), recomputed by weak duality (:func:`_certified_lp_bound`) and kept where it
+    is lower; one that meets its mapping's value is proven (``Lagrangian bound``). Updates
+    ``bound``, ``status`` and ``how`` in place; returns the components whose bound it
+    lowered."""
+    count = len(bound)
+    lowered = np.zeros(count, dtype=bool)
+    open_ = np.flatnonzero([s is not Status.OPTIMAL for s in status])
+    left = remaining(options.time_limit, time.perf_counter() - t0)
+    if len(open_) == 0 or lp.row_dual is None or (left is not None and left <= 0):
+        return lowered
+    # the mappings' values per component, Polyak's targets
+    val = np.bincount(label, weights=big.unary * on, minlength=count)
+    val += np.bincount(label[big.bin_p], weights=big.bin_w * (on[big.bin_p] & on[big.bin_q]),
+                       minlength=count)
+    # the duals' sign under which they bound (maximisation sign, as column generation's)
+    y = min((lp.row_dual, -lp.row_dual),
+            key=lambda v: sum(float(t.sum()) for t in dual_bound_terms(model, v)))
+    y2 = tighten(model, big, y, col_label, open_, val, replace(options, time_limit=left))
+    cert, _ = _certified_lp_bound(model, replace(lp, row_dual=y2), col_label, lp_val, count,
+                                  point_is_optimal=False)
+    lower = np.floor(cert + INT_TOL)
+    for k in open_:
+        if lower[k] < bound[k]:
+            if val[k] > lower[k]:
+                raise VerificationError(f"a mapping scores {val[k]} above the bound "
+                                        f"{lower[k]} of the Lagrangian dual's multipliers")
+            bound[k], lowered[k] = lower[k], True
+            if val[k] >= lower[k]:
+                status[k], how[k] = Status.OPTIMAL, "Lagrangian bound"
+    return lowered
+
+
 def _batch_without_lp(instances, options: SolveOptions, backend: str, linking: str,
                       t0: float, union_vars: int) -> list[Result]:
     """When the batch's LP ran out of time: each instance's MIP, warm-started from the
@@ -645,14 +687,16 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
     4. Under a time limit the LP gets three quarters of what is left. A PDLP stopped by it still
        bounds every component by its duals (weak duality holds for any duals; capped by the
        triples' count), and its last point is settled by :func:`_settle_unfinished` in equal
-       shares of the time left; without duals (simplex or the interior point method stopped),
+       shares of half the time left (:data:`SETTLE_SHARE`); the other half lowers the bound of
+       the components still open by the Lagrangian dual of the linking rows from those duals
+       (:func:`_tighten_open`); without duals (simplex or the interior point method stopped),
        :func:`_batch_without_lp`.
 
     One :class:`Result` per instance (bound = sum of its components' bounds; ``details``:
     ``proven_by``, components per proof: ``assignment`` for a component without pairs of
     pairs, whose LP is an assignment LP and has an integral optimal vertex, ``LP integral``,
-    ``LP bound``, ``MIP``); ``wall_time`` is the instance's share of the batch time by model
-    size. Every mapping is re-checked with :func:`check`."""
+    ``LP bound``, ``MIP``, ``Lagrangian bound``); ``wall_time`` is the instance's share of the
+    batch time by model size. Every mapping is re-checked with :func:`check`."""
     t0 = time.perf_counter()
     big, loff, poff = _concat(instances)
     owner = np.searchsorted(loff, big.pair_left, "right") - 1  # instance of each pair
@@ -710,12 +754,16 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
     nodes = np.zeros(count, dtype=np.int64)
     fallback: dict[int, list] = {}  # component -> routes that failed before its MIP's answer
     todo = np.flatnonzero(bad)
+    linked = model.num_vars > P  # pairs of pairs, so linking rows: a bound to tighten
+    left = remaining(options.time_limit, time.perf_counter() - t0)
+    settle_end = None if left is None else (time.perf_counter()
+                                            + (SETTLE_SHARE if linked else 1.0) * left)
     for i, k in enumerate(todo):
         pairs = np.flatnonzero(label == k)
         sub = _restrict(big, pairs)
-        if unfinished:  # an equal share of the time left
-            left = remaining(options.time_limit, time.perf_counter() - t0)
-            share = None if left is None else left / (len(todo) - i)
+        if unfinished:  # an equal share of the settling time left
+            share = None if settle_end is None else max(
+                0.0, settle_end - time.perf_counter()) / (len(todo) - i)
             m, obj, b, st, hw, nd, fb = _settle_unfinished(
                 sub, xp[pairs], float(bound[k]), linking, replace(options, time_limit=share),
                 backend)
@@ -730,6 +778,10 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
         idx = sub.pair_index(m)  # a swap may leave pairs no triple needs: they earn nothing
         on[pairs[idx[idx >= 0]]] = True
         bound[k], status[k], how[k], nodes[k] = b, st, hw, nd
+    tightened = np.zeros(count, dtype=bool)
+    if unfinished and linked:
+        tightened = _tighten_open(model, big, lp, label, col_label, lp_val, bound, status, how,
+                                  on, options, t0)
     total = time.perf_counter() - t0
     comp_owner = np.zeros(count, dtype=np.int64)
     comp_owner[label] = owner
@@ -759,6 +811,9 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
                 f"LP stopped ({lp.raw_status}; bound: its last duals, extended to every row)"
                 if lp.raw_status.startswith("column generation")
                 else "LP time limit (bound: the duals of PDLP at the limit)")
+            if tightened[comps].any():
+                details["stopped"] += ("; tightened by the Lagrangian dual of the linking "
+                                       "rows from them")
         if lp is not None and not lp.presolve:  # PDLP under a time limit, column generation
             details["presolve"] = False
         failed = [a for c in comps for a in fallback.get(int(c), ())]
