@@ -5,6 +5,8 @@ bound (and says so)."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -90,14 +92,17 @@ def test_without_linking_rows_the_multipliers_are_left_as_they_are():
     assert (out == y).all()
 
 
-def _document_pair():
-    """A synthetic document pair: twelve random sentences joined with merges, against their
-    lexically perturbed copy."""
+def _documents():
+    """A synthetic document pair (penman graphs, test and gold): twelve random sentences joined
+    with merges, against their lexically perturbed copy."""
     bank = synthetic.random_amr_sentences(12, seed=3)
     system = [p.graph for p in perturb_graphs(bank, PROFILES["lexical"],
                                               AmrInventory.from_graphs(bank), seed=1)]
-    gold = graph_from_tree(penman.configure(join_sentences(bank, merge=0.3, seed=1)))
-    test = graph_from_tree(penman.configure(join_sentences(system, merge=0.3, seed=2)))
+    return join_sentences(system, merge=0.3, seed=2), join_sentences(bank, merge=0.3, seed=1)
+
+
+def _document_pair():
+    test, gold = (graph_from_tree(penman.configure(g)) for g in _documents())
     return smatch.instance_of(smatch.distinct(test)[0], smatch.distinct(gold)[0])
 
 
@@ -133,3 +138,30 @@ def test_a_component_too_big_for_its_dense_assignment_is_left_as_it_was(monkeypa
     out = lagrange.tighten(model, inst, y, np.zeros(model.num_vars, np.int64), [0],
                            np.array([0.0]), SolveOptions())
     assert (out == np.maximum(y, 0.0)).all()
+
+
+def test_the_command_gives_the_bound_of_a_corpus_it_did_not_prove(tmp_path, capsys):
+    from exactalign.cli import main
+    from exactalign.problems.latent import bnb
+
+    paths = [tmp_path / "test.amr", tmp_path / "gold.amr"]
+    for path, g in zip(paths, _documents(), strict=True):
+        path.write_text(penman.encode(g) + "\n")
+    args = ["smatch", "-f", *map(str, paths)]
+    assert main(args + ["--json"]) == 0
+    optimum = json.loads(capsys.readouterr().out)["overall"]["exact"]["counts"]["matched"]
+    assert main(args) == 0
+    assert "at most" not in capsys.readouterr().out  # proven: no bound to give
+    with pytest.MonkeyPatch.context() as mp:
+        _stopped(mp)
+        mp.setattr(bnb, "BNB_WORK_LIMIT", 0)
+        assert main(args + ["--time-limit", "600"]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert out[1].startswith("exact: 0/1 pairs proven optimal")
+        bound = int(out[2].split("at most ")[1].split()[0])
+        assert out[2] == (f"exact: at most {bound} triples can be matched (the pairs' bounds), "
+                          f"F-score at most {out[2].rsplit(' ', 1)[1]}")
+        assert optimum <= bound
+        assert float(out[0].split()[1]) <= float(out[2].rsplit(" ", 1)[1])
+        assert main(args + ["--time-limit", "600", "--json"]) == 0
+        json.loads(capsys.readouterr().out)  # one JSON document, nothing else
