@@ -165,3 +165,43 @@ def test_the_command_gives_the_bound_of_a_corpus_it_did_not_prove(tmp_path, caps
         assert float(out[0].split()[1]) <= float(out[2].rsplit(" ", 1)[1])
         assert main(args + ["--time-limit", "600", "--json"]) == 0
         json.loads(capsys.readouterr().out)  # one JSON document, nothing else
+
+
+def test_batches_before_others_take_only_the_first_step():
+    """Under a time limit the batches after a stopped one, and the hill-climbing after the last
+    with ``--method both``, need the time: only the last batch of a lone exact run steps on."""
+    inst = _document_pair()
+    seen = []
+    real = latent_exact._tighten_open
+    with pytest.MonkeyPatch.context() as mp:
+        _stopped(mp)
+        mp.setattr(latent_exact, "BATCH_COLUMNS", 1)  # one instance a batch
+        mp.setattr(latent_exact, "_tighten_open",
+                   lambda *a, **k: seen.append(k.get("max_steps")) or real(*a, **k))
+        opts = SolveOptions(time_limit=600.0)
+        latent.solve_exact_many([inst, inst], options=opts)
+        latent.solve_exact_many([inst, inst], options=opts, spare=True)
+    assert seen == [1, None, 1, 1]
+
+
+def test_the_hill_climbing_after_the_exact_path_spares_its_time(monkeypatch):
+    from exactalign.problems.latent import bnb
+
+    pair = tuple(graph_from_tree(penman.configure(g)) for g in _documents())
+    seen = []
+    real = latent.solve_exact_many
+    monkeypatch.setattr(latent, "solve_exact_many",
+                        lambda *a, **k: seen.append(k.get("spare")) or real(*a, **k))
+    monkeypatch.setattr(bnb, "BNB_WORK_LIMIT", 0)
+    for method in ("exact", "both"):
+        smatch.score_pairs([pair], method=method, restarts=0)
+    assert seen == [False, True]
+
+
+def test_equal_pairs_on_as_many_workers_get_one_each():
+    assert [list(p) for p in smatch._chunks([5, 5], 2)] == [[0], [1]]
+    for size, workers in (([1, 100, 1], 2), ([1] * 10, 2), ([3], 4), ([2, 2, 2], 1)):
+        parts = smatch._chunks(size, workers)
+        assert [k for p in parts for k in p] == list(range(len(size)))
+        assert len(parts) <= min(len(size), 4 * workers)
+    assert len(smatch._chunks([1] * 10, 2)) == 8

@@ -357,10 +357,10 @@ def _score_instances(insts, counts, pairs, dups, *, variant, method, restarts, s
         t0 = time.perf_counter()
         if jobs != 1:
             ex = _exact_parallel(insts, jobs, time_limit=time_limit, seed=seed, backend=backend,
-                                 linking=linking, bnb_work=bnb_work)
+                                 linking=linking, bnb_work=bnb_work, spare=method == "both")
         else:
             ex = _exact(insts, time_limit=time_limit, seed=seed, backend=backend,
-                        linking=linking, bnb_work=bnb_work)
+                        linking=linking, bnb_work=bnb_work, spare=method == "both")
         times["exact"] = time.perf_counter() - t0
     if method in ("hillclimb", "both"):
         from ..core.deadline import Deadline
@@ -377,13 +377,15 @@ def _score_instances(insts, counts, pairs, dups, *, variant, method, restarts, s
     return CorpusScore(scores, variant, methods, times, tuple(dups))
 
 
-def _exact(insts, *, time_limit, seed, backend, linking, bnb_work, threads: int = 1) -> list:
+def _exact(insts, *, time_limit, seed, backend, linking, bnb_work, threads: int = 1,
+           spare: bool = False) -> list:
     """The exact path of :func:`score_pairs` on ``insts``: the branch and bound on every pair,
     then the LPs of the pairs it did not finish, within ``time_limit`` together. Every mapping
     is recounted from the triples as smatch counts (:func:`~exactalign.problems.latent.matches.
     count_matches`): the branch and bound's by :func:`~exactalign.problems.latent.bnb.
     branch_and_bound` itself, the LPs' here (their checker counts on the compiled model).
-    ``threads``: HiGHS' threads (:class:`~exactalign.core.outcome.SolveOptions`)."""
+    ``threads``: HiGHS' threads (:class:`~exactalign.core.outcome.SolveOptions`); ``spare``:
+    the hill-climbing waits for the same budget (``solve_exact_many``'s ``spare``)."""
     t0 = time.perf_counter()
     work = bnb.BNB_WORK_LIMIT if bnb_work is None else bnb_work
     ex, failed = [], 0
@@ -404,7 +406,7 @@ def _exact(insts, *, time_limit, seed, backend, linking, bnb_work, threads: int 
         opts = SolveOptions(time_limit=remaining(time_limit, time.perf_counter() - t0),
                             seed=seed, threads=threads)
         rest = latent.solve_exact_many([insts[k] for k in todo], options=opts,
-                                       backend=backend, linking=linking)
+                                       backend=backend, linking=linking, spare=spare)
         for k, r in zip(todo, rest, strict=True):  # recounted from the triples, as smatch
             m = matches.mapping_rows(r.alignment)
             if matches.count_matches(insts[k], m) != r.objective:
@@ -425,6 +427,19 @@ def _exact_chunk(insts, memory: int | None, **kwargs) -> list:
     return _exact(insts, **kwargs)
 
 
+def _chunks(size, workers: int) -> list:
+    """Contiguous chunks of the pairs (their indices) of about equal total ``size``: at least
+    one chunk a worker, at most four, never more than pairs. A pair ends the chunk its
+    cumulative size reaches the chunk's share in (two equal pairs on two workers: one each)."""
+    import numpy as np
+
+    size = np.asarray(size, np.float64)
+    chunks = max(1, min(len(size), 4 * workers))
+    edges = np.searchsorted(np.cumsum(size), np.linspace(0, size.sum(), chunks + 1)[1:-1],
+                            side="right")
+    return [p for p in np.split(np.arange(len(size)), np.unique(edges)) if len(p)]
+
+
 def _exact_parallel(insts, jobs: int, **kwargs) -> list:
     """:func:`_exact` over joblib workers: the pairs cut into contiguous chunks of about equal
     model size (variable pairs, the columns of their LPs: at least one chunk a worker, at most
@@ -442,9 +457,7 @@ def _exact_parallel(insts, jobs: int, **kwargs) -> list:
     workers = joblib.cpu_count() if jobs == -1 else max(1, int(jobs))
     size = np.array([max(1, len(i.left_binary) * len(i.right_binary) + i.n_left * i.n_right)
                      for i in insts], np.float64)
-    chunks = max(1, min(len(insts), 4 * workers))
-    edges = np.searchsorted(np.cumsum(size), np.linspace(0, size.sum(), chunks + 1)[1:-1])
-    parts = [p for p in np.split(np.arange(len(insts)), np.unique(edges)) if len(p)]
+    parts = _chunks(size, workers)
     threads = max(1, workers // len(parts))
     if len(parts) == 1:
         return _exact(insts, threads=threads, **kwargs)

@@ -395,7 +395,7 @@ def _restricted_mip(sub: LatentInstance, keep: np.ndarray, start, linking: str, 
     return al, check(sub, al), res
 
 def solve_exact_many(instances, *, options: SolveOptions | None = None, backend: str = "highs",
-                     linking: str = "aggregated") -> list[Result]:
+                     linking: str = "aggregated", spare: bool = False) -> list[Result]:
     """The ``exact`` method for many instances: consecutive instances are grouped into batches
     of about :data:`BATCH_COLUMNS` model columns, each solved by :func:`_solve_batch` (HiGHS'
     simplex is fastest on LPs of that size: one LP per pair pays a per-call overhead, one LP
@@ -404,7 +404,12 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
     An instance whose model would take more memory than
     :func:`~exactalign.core.memory.memory_limit` (:func:`memory_estimate`) is not modelled: it gets the assignment incumbent of :func:`_round` and the bound that every
     candidate pair and pair of pairs earns its weight, status ``FEASIBLE``, the reason in
-    ``details["stopped"]``."""
+    ``details["stopped"]``.
+
+    Under a time limit a batch whose LP stops spends what is left lowering its bound
+    (:func:`_tighten_open`), except that the time after it is spared for what comes next -- the
+    following batches, and after the last one too when ``spare`` (another method waits for the
+    same budget) -- by taking only the Lagrangian's first step there."""
     options = options or SolveOptions()
     t0 = time.perf_counter()
     instances = list(instances)
@@ -423,7 +428,8 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
             opts = replace(options, time_limit=remaining(options.time_limit,
                                                          time.perf_counter() - t0))
             batch = todo[start:k + 1]
-            done = _solve_batch([instances[i] for i in batch], opts, backend, linking)
+            done = _solve_batch([instances[i] for i in batch], opts, backend, linking,
+                                spare=spare or k < len(todo) - 1)
             for i, r in zip(batch, done, strict=True):
                 out[i] = r
             start, cols = k + 1, 0
@@ -499,13 +505,14 @@ def _certified_lp_bound(model, lp, col_label: np.ndarray, lp_val: np.ndarray,
 
 
 def _tighten_open(model, big: LatentInstance, lp, label, col_label, lp_val, bound, status,
-                  how, on, options: SolveOptions, t0: float) -> np.ndarray:
+                  how, on, options: SolveOptions, t0: float,
+                  max_steps: int | None = None) -> np.ndarray:
     """After an unfinished LP: the components left unproven get the bound of the Lagrangian
     dual of the linking rows from the LP's last multipliers (:func:`~.lagrange.tighten`, in
     the time left), recomputed by weak duality (:func:`_certified_lp_bound`) and kept where it
-    is lower; one that meets its mapping's value is proven (``Lagrangian bound``). Updates
-    ``bound``, ``status`` and ``how`` in place; returns the components whose bound it
-    lowered."""
+    is lower; one that meets its mapping's value is proven (``Lagrangian bound``); at most
+    ``max_steps`` steps (``1``: the exact one-to-one multipliers only). Updates ``bound``,
+    ``status`` and ``how`` in place; returns the components whose bound it lowered."""
     count = len(bound)
     lowered = np.zeros(count, dtype=bool)
     open_ = np.flatnonzero([s is not Status.OPTIMAL for s in status])
@@ -519,7 +526,8 @@ def _tighten_open(model, big: LatentInstance, lp, label, col_label, lp_val, boun
     # the duals' sign under which they bound (maximisation sign, as column generation's)
     y = min((lp.row_dual, -lp.row_dual),
             key=lambda v: sum(float(t.sum()) for t in dual_bound_terms(model, v)))
-    y2 = tighten(model, big, y, col_label, open_, val, replace(options, time_limit=left))
+    y2 = tighten(model, big, y, col_label, open_, val, replace(options, time_limit=left),
+                 max_steps=max_steps)
     cert, _ = _certified_lp_bound(model, replace(lp, row_dual=y2), col_label, lp_val, count,
                                   point_is_optimal=False)
     lower = np.floor(cert + INT_TOL)
@@ -671,7 +679,8 @@ def _lp_relaxation(model, options: SolveOptions, inst: LatentInstance | None = N
     return replace(ipm, attempts=attempts + (failed,) + tuple(ipm.attempts))
 
 
-def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -> list[Result]:
+def _solve_batch(instances, options: SolveOptions, backend: str, linking: str,
+                 spare: bool = False) -> list[Result]:
     """The ``exact`` method on a batch of instances.
 
     1. The disjoint union of the instances is one ILP (:func:`ilp_model`); its LP relaxation is
@@ -689,7 +698,8 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
        triples' count), and its last point is settled by :func:`_settle_unfinished` in equal
        shares of half the time left (:data:`SETTLE_SHARE`); the other half lowers the bound of
        the components still open by the Lagrangian dual of the linking rows from those duals
-       (:func:`_tighten_open`); without duals (simplex or the interior point method stopped),
+       (:func:`_tighten_open`; its first step only when ``spare``: the time after the batch is
+       for others); without duals (simplex or the interior point method stopped),
        :func:`_batch_without_lp`.
 
     One :class:`Result` per instance (bound = sum of its components' bounds; ``details``:
@@ -781,7 +791,7 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str) -
     tightened = np.zeros(count, dtype=bool)
     if unfinished and linked:
         tightened = _tighten_open(model, big, lp, label, col_label, lp_val, bound, status, how,
-                                  on, options, t0)
+                                  on, options, t0, max_steps=1 if spare else None)
     total = time.perf_counter() - t0
     comp_owner = np.zeros(count, dtype=np.int64)
     comp_owner[label] = owner
