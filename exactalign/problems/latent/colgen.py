@@ -175,6 +175,7 @@ from ...core.model import LinearModel, dual_bound_terms
 from ...core.outcome import BackendOutcome, SolveOptions
 from ...core.result import Status
 from .instance import LatentInstance
+from .model import one_to_one_rows
 
 log = logging.getLogger(__name__)
 
@@ -340,21 +341,9 @@ class _Structure:
         self.link_rows = self.y_rows[change]
         self.link_end = self.row_end[self.link_rows]
         self.link_left = self.left_row[self.link_rows]
-        # each variable's one-to-one row (-1: a variable of one pair has none): a row whose
-        # pairs (two or more) share their left variable is that variable's, else its pairs share
-        # their right variable
-        one = (cols < P) & (self.row_end[row] < 0)
-        r, c = row[one], cols[one]
-        del row, one
-        lo = np.full(m, np.iinfo(np.int64).max)
-        hi = np.full(m, -1)
-        np.minimum.at(lo, r, inst.pair_left[c])
-        np.maximum.at(hi, r, inst.pair_left[c])
-        left = lo[r] == hi[r]
-        self.one_row_left = np.full(inst.n_left, -1, np.int64)
-        self.one_row_right = np.full(inst.n_right, -1, np.int64)
-        self.one_row_left[inst.pair_left[c[left]]] = r[left]
-        self.one_row_right[inst.pair_right[c[~left]]] = r[~left]
+        del row
+        # each variable's one-to-one row (-1: a variable of one pair has none)
+        self.one_row_left, self.one_row_right = one_to_one_rows(self.A, model.row_hi, inst)
 
     def reduced_costs(self, c: np.ndarray, y: np.ndarray) -> np.ndarray:
         """``c - A^T y``."""

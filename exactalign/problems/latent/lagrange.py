@@ -45,6 +45,7 @@ from ...core.deadline import Deadline
 from ...core.model import LinearModel
 from ...core.outcome import SolveOptions
 from .instance import LatentInstance
+from .model import one_to_one_rows
 
 log = logging.getLogger(__name__)
 
@@ -215,7 +216,7 @@ def tighten(model: LinearModel, inst: LatentInstance, y: np.ndarray, col_label: 
     # the one-to-one multipliers: the potentials of each component's assignment at its best
     # lam, on its variables' rows (a variable of one pair has no row: its potential is dropped,
     # and its pair's reduced cost term grows by at most that much)
-    row_of_left, row_of_right = _one_rows(A, one, inst)
+    row_of_left, row_of_right = one_to_one_rows(A, model.row_hi, inst)
     out[one] = 0.0
     for k in members:
         if dense[k] is None:  # left as it was
@@ -230,21 +231,3 @@ def tighten(model: LinearModel, inst: LatentInstance, y: np.ndarray, col_label: 
             out[r[r >= 0]] = pot[r >= 0]
     log.debug("with its one-to-one multipliers, %.2f s", time.perf_counter() - deadline.start)
     return out
-
-
-def _one_rows(A, one: np.ndarray, inst: LatentInstance):
-    """Each left and each right variable's one-to-one row among ``one`` (-1: none)."""
-    AO = A[one].tocoo()
-    P = inst.num_pairs
-    keep = AO.col < P
-    r, p = AO.row[keep], AO.col[keep]
-    lo = np.full(len(one), np.iinfo(np.int64).max)
-    hi = np.full(len(one), -1)
-    np.minimum.at(lo, r, inst.pair_left[p])
-    np.maximum.at(hi, r, inst.pair_left[p])
-    left = lo[r] == hi[r]  # the row's pairs share their left variable
-    row_of_left = np.full(inst.n_left, -1, np.int64)
-    row_of_right = np.full(inst.n_right, -1, np.int64)
-    row_of_left[inst.pair_left[p[left]]] = one[r[left]]
-    row_of_right[inst.pair_right[p[~left]]] = one[r[~left]]
-    return row_of_left, row_of_right

@@ -119,6 +119,26 @@ def ilp_model(inst: LatentInstance, linking: str = "aggregated"):
                         name=f"latent {inst.n_left}x{inst.n_right} {linking}")
 
 
+def one_to_one_rows(A, row_hi: np.ndarray, inst: LatentInstance):
+    """Each left and each right variable's one-to-one row in the ILP (its compressed rows ``A``,
+    ``scipy.sparse`` CSR, and ``row_hi``: one-to-one rows are the ``<= 1`` ones), -1 for a
+    variable of one pair, which has none: a row whose pairs share their left variable is that
+    variable's, else its pairs share their right variable."""
+    rows = np.flatnonzero(np.asarray(row_hi) == 1)
+    sub = A[rows]  # their entries only (about two a pair), not the whole model's
+    r, p = np.repeat(rows, np.diff(sub.indptr)), sub.indices
+    lo = np.full(A.shape[0], np.iinfo(np.int64).max)
+    hi = np.full(A.shape[0], -1)
+    np.minimum.at(lo, r, inst.pair_left[p])
+    np.maximum.at(hi, r, inst.pair_left[p])
+    left = lo[r] == hi[r]
+    of_left = np.full(inst.n_left, -1, np.int64)
+    of_right = np.full(inst.n_right, -1, np.int64)
+    of_left[inst.pair_left[p[left]]] = r[left]
+    of_right[inst.pair_right[p[~left]]] = r[~left]
+    return of_left, of_right
+
+
 def model_point(inst: LatentInstance, mapping) -> np.ndarray:
     """The model point of a mapping (warm start)."""
     x = np.zeros(inst.num_pairs + len(inst.bin_w))
