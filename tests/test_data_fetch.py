@@ -44,14 +44,14 @@ def sha(data: bytes) -> str:
 # the registry
 # --------------------------------------------------------------------------------------------
 def test_registry_is_complete_and_consistent():
-    assert len(REG.files) == 656 and len(REG.pilot) == 653 and len(REG.extras) == 3
+    assert len(REG.files) == 658 and len(REG.pilot) == 653 and len(REG.extras) == 5
     counts = {k: sum(e.kind == k for e in REG.pilot.values()) for k in KINDS}
     assert counts == {"fetched": 561, "extracted": 70, "derived": 9, "recorded": 13}
     # the extra files: public sources only, in folders of their own (never mixed with pilot
     # files, so a prefix selects either pilot files or extras)
     assert all(e.kind == "fetched" and e.repo for e in REG.extras.values())
     extra_folders = {"/".join(p.split("/")[:2]) for p in REG.extras}
-    assert extra_folders == {"coref/ud-english-gum"}
+    assert extra_folders == {"coref/ud-english-gum", "heldout/amr-bio"}
     assert not any(p.startswith(f + "/") for p in REG.pilot for f in extra_folders)
     for repo, src in REG.sources.items():
         assert re.fullmatch(r"[0-9a-f]{40}", src["commit"]), repo
@@ -705,20 +705,24 @@ def test_status_reports_the_extra_files(capsys, monkeypatch):
     monkeypatch.setenv(ENV_VAR, "none")
     rc, out, _ = run_cli(["data", "status", "--json"], capsys)
     ex = json.loads(out)["data"]["extras"]
-    assert rc == 0 and ex["files"] == 3 and ex["missing"] == 3 and ex["found_in"] == {}
+    assert rc == 0 and ex["files"] == 5 and ex["missing"] == 5 and ex["found_in"] == {}
     rc, out, _ = run_cli(["data", "status"], capsys)
-    assert "extra files (not in the pilot folder): 3; 0 present" in out
+    assert "extra files (not in the pilot folder): 5; 0 present" in out
 
 
-def test_real_extra_files_verify_when_present():
-    """When the GUM files have been fetched, their bytes are the registry's."""
+@pytest.mark.parametrize("folder", [GUM, "heldout/amr-bio"])
+def test_real_extra_files_verify_when_present(folder):
+    """When a folder of extra files has been fetched, its bytes are the registry's."""
     from exactalign.data import extra_root
 
-    root = extra_root(GUM)
+    root = extra_root(folder)
     if root is None:
-        pytest.skip("the extra files coref/ud-english-gum are not fetched")
+        pytest.skip(f"the extra files {folder} are not fetched")
     st = fetching.status(root, REG, [root])
-    assert st["extras"]["verified"] == 3, st["extras"]
+    present = [e for e in REG.extras.values() if (root / e.path).is_file()]
+    assert sum(e.path.startswith(folder + "/") for e in present) == \
+        sum(e.path.startswith(folder + "/") for e in REG.extras.values())
+    assert st["extras"]["verified"] == len(present), st["extras"]
 
 
 def test_data_provenance_names_the_extra_files_apart(tmp_path, monkeypatch):
