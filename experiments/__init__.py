@@ -19,6 +19,7 @@ from . import (
     coref_ere_gap,
     corefud_gap,
     declared_metrics,
+    doc_scale,
     doc_smatch,
     fidelity,
     monotone_gap,
@@ -48,6 +49,7 @@ REGISTRY = {
     declared_metrics.NAME: declared_metrics,
     robustness.NAME: robustness,
     performance.NAME: performance,
+    doc_scale.NAME: doc_scale,
 }
 
 runner.set_registry(REGISTRY)  # the runner is handed the registry; it never imports this package

@@ -155,11 +155,12 @@ def is_mention(graph, var: str) -> bool:
     return any(t == var and _MENTION_ROLES.match(r) for _, r, t in graph.edges())
 
 
-def _seed(*parts) -> int:
+def crc_seed(*parts) -> int:
+    """A seed from ``parts``: the CRC-32 of their ``/``-joined text."""
     return zlib.crc32("/".join(map(str, parts)).encode())
 
 
-def _amr(graph):
+def smatch_graph(graph):
     """The smatch triples (:class:`~exactalign.io.amr.AmrGraph`) of a penman graph, through
     PENMAN's layout as a file would hold it."""
     import penman
@@ -241,20 +242,20 @@ def units(config: dict) -> list[dict]:
     for doc in documents(config):
         key = (config["seed"], doc["source"], doc["document"])
         gold_doc = join_sentences(doc["gold"], merge=config["merge"],
-                                  seed=_seed(*key, "gold"), mergeable=is_mention)
-        gold = _amr(gold_doc)
+                                  seed=crc_seed(*key, "gold"), mergeable=is_mention)
+        gold = smatch_graph(gold_doc)
         n_gold = sum(len(g.variables()) for g in doc["gold"]) + 1
         for system, sents in doc["systems"].items():
             test_doc = join_sentences(sents, merge=config["merge"],
-                                      seed=_seed(*key, "system"), mergeable=is_mention)
-            test = _amr(test_doc)
+                                      seed=crc_seed(*key, "system"), mergeable=is_mention)
+            test = smatch_graph(test_doc)
             out.append({"source": doc["source"], "document": doc["document"],
                         "system": system, "kind": doc["kind"], "sentences": len(sents),
                         "sentence_span": doc["span"],
                         "merges_gold": n_gold - len(gold.variables),
                         "merges_test": sum(len(g.variables()) for g in sents) + 1
                         - len(test.variables),
-                        "test": test, "gold": gold, "hc_seed": _seed(*key, system,
+                        "test": test, "gold": gold, "hc_seed": crc_seed(*key, system,
                                                                      "hillclimb")})
     return out
 

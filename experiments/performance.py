@@ -312,7 +312,8 @@ def _interpreter(kind: str, exe: str) -> str:
     return _output([exe, "--version"]) or "Python ?"
 
 
-def _ours() -> str:
+def ours_version() -> str:
+    """``"exactalign X.Y.Z"``: the release timed as ours."""
     return _dist("exactalign")
 
 
@@ -328,7 +329,7 @@ def smatch_tools(config: dict) -> list[dict]:
     pp = [py, "-m", "smatchpp", "-score_type", "micro", "-solver"]
     tools = {
         "exactalign": _tool("exactalign", "ours", True, argv=cmds["exactalign"],
-                            parse=functools.partial(f_score, "exactalign"), version=_ours()),
+                            parse=functools.partial(f_score, "exactalign"), version=ours_version()),
         "smatch-r1": _tool("smatch-r1", "peer", False, argv=[py, smatch_py, "-r", "1", "-f"],
                            parse=functools.partial(f_score, "smatch"), skip=no_sm,
                            version=_dist("smatch")),
@@ -349,7 +350,8 @@ def smatch_tools(config: dict) -> list[dict]:
     return [tools[n] for n in config["smatch_tools"]]
 
 
-def _smatch_argv(tool: dict, test: Path, gold: Path) -> list[str]:
+def smatch_argv(tool: dict, test: Path, gold: Path) -> list[str]:
+    """The command line of a :func:`smatch_tools` tool on ``test`` and ``gold``."""
     if tool["name"].startswith("smatchpp"):
         return tool["argv"] + [str(test), "-b", str(gold)]
     return tool["argv"] + [str(test), str(gold)]
@@ -380,9 +382,9 @@ def nugget_tools(config: dict) -> list[dict]:
     version = (f"EvmEval {_checkout(str(evm))} (scorer_v1.8.py), {_interpreter('python', py2)}"
                if argv else None)
     return [_tool("exactalign-kbp", "ours", False, argv=ours + ["--mapping", "kbp"],
-                  parse=nugget_f1, mem=mem, version=_ours()),
+                  parse=nugget_f1, mem=mem, version=ours_version()),
             _tool("exactalign-exact", "ours", True, argv=ours + ["--mapping", "exact"],
-                  parse=nugget_f1, mem=mem, version=_ours()),
+                  parse=nugget_f1, mem=mem, version=ours_version()),
             _tool("evmeval-v1.8", "peer", False, argv=argv, parse=nugget_f1, mem=mem,
                   skip="" if argv else why, version=version)]
 
@@ -422,7 +424,7 @@ def coref_tools(config: dict) -> list[dict]:
     mem = config["mem_limit_mb"]
     scorch = Path(sys.executable).parent / "scorch"
     return [_tool("exactalign", "ours", True, argv=_exactalign() + ["coref"], parse=coref_ceafe,
-                  mem=mem, version=_ours()),
+                  mem=mem, version=ours_version()),
             _tool("conll-scorer-v8.01", "peer", True,
                   argv=[perl, str(scorer / "scorer.pl"), "all"] if scorer else None,
                   parse=functools.partial(coref_ceafe, pattern=_PERL_CEAFE), mem=mem,
@@ -468,7 +470,7 @@ def te3_tools(config: dict, tmp: Path) -> list[dict]:
 
     return [_tool("exactalign", "ours", True, argv=_exactalign() + ["temporal", "--mode", "te3"],
                   parse=lambda s: (float(m.group(1)) / 100 if (m := _TE3_F1.search(s)) else None),
-                  mem=config["mem_limit_mb"], version=_ours()),
+                  mem=config["mem_limit_mb"], version=ours_version()),
             _tool("te3-toolkit", "peer", False,
                   argv=[py2, "TE3-evaluation.py"] if kit else None, cwd=kit, env=env,
                   parse=parse, skip=why,
@@ -559,7 +561,7 @@ def compute():
 def library_tools(family: str, config: dict) -> list[dict]:
     mm = "" if _importable("metametric") else "not installed (the peers extra)"
     mem = config["mem_limit_mb"]
-    ours, peer = _ours(), _dist("metametric")
+    ours, peer = ours_version(), _dist("metametric")
     if family == "ceaf":
         return [_tool("exactalign-declared", "ours", True, "in-process", code=_CEAF_OURS,
                       mem=mem, version=ours),
@@ -684,7 +686,7 @@ def loop_tools(family: str, config: dict) -> list[dict]:
 
 
 def _loop_tools(family: str, config: dict) -> list[dict]:
-    mem, ours = config["mem_limit_mb"], _ours()
+    mem, ours = config["mem_limit_mb"], ours_version()
 
     def tool(name, role, proven, code, skip="", version=ours):
         return _tool(name, role, proven, "loop", code=code, mem=mem, skip=skip,
@@ -1208,7 +1210,7 @@ def _prepare(unit: dict, config: dict, tmp: Path) -> tuple[int, list[dict], call
                                       "synthetic_graphs": config["synthetic_graphs"]}, work)
                 paths = (f["test"], f["gold"])
             size = _amr_triples(paths[0]) + _amr_triples(paths[1])
-        return size, smatch_tools(config), lambda t: _smatch_argv(t, *paths)
+        return size, smatch_tools(config), lambda t: smatch_argv(t, *paths)
     if fam == "nugget":
         nug = resolve_data_dir().require("nugget")
         extra: list[str] = []
@@ -1251,7 +1253,7 @@ def _prepare(unit: dict, config: dict, tmp: Path) -> tuple[int, list[dict], call
             lambda t: t["argv"] + [unit["gold"], unit["system"]]
     if fam == "corpus-smatch":
         paths = smatch_corpus(unit["n"], seed, work)[:2]
-        return unit["n"], smatch_tools(config), lambda t: _smatch_argv(t, *paths)
+        return unit["n"], smatch_tools(config), lambda t: smatch_argv(t, *paths)
     if fam == "corpus-nugget":
         g, s, _ = nugget_corpus(unit["n"], seed, work)
         return unit["n"], nugget_tools(config), lambda t: t["argv"] + ["-g", str(g), "-s", str(s)]
@@ -1309,7 +1311,9 @@ def _conll_mentions(path: Path) -> int:
 # --------------------------------------------------------------------------------------------
 # run
 # --------------------------------------------------------------------------------------------
-def _status(m: timing.Measured) -> tuple[str, str]:
+def run_status(m: timing.Measured) -> tuple[str, str]:
+    """``(status, note)`` of a finished run: ``ok``, ``timeout``, ``memory`` (the child's
+    allocation failed under its cap) or ``failed``, the note its last error line."""
     if m.timed_out:
         return "timeout", ""
     if m.ok:
@@ -1359,7 +1363,7 @@ def run_unit(unit: dict, config: dict, tmp: Path, stopped: dict) -> list[dict]:
         ms = [m for _, tool, m in runs if tool == name]
         bad = [m for m in ms if not m.ok]
         if bad:
-            status, note = _status(bad[0])
+            status, note = run_status(bad[0])
             limit = (f"{config['timeout_s']:g} s" if status == "timeout"
                      else f"{t['mem']} MB" if status == "memory" else "")
             note = note or f"stopped at the {limit} limit"

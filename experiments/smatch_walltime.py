@@ -151,6 +151,18 @@ def files(config: dict, tmp: Path) -> list[dict]:
     return out
 
 
+#: A constant PENMAN reads as a bare symbol; any other is written as a string.
+_SYMBOL = re.compile(r'[^\s()/:~"^]+')
+
+
+def _constant(c: str) -> str:
+    """``c`` as PENMAN writes it: bare when it is a symbol, else quoted (the AMR Bio banks'
+    names, ``"ERK1/2"``, hold a slash); the readers take the quotes off again."""
+    if _SYMBOL.fullmatch(c):
+        return c
+    return '"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def amr_text(graphs) -> str:
     """``graphs`` (:class:`~exactalign.io.amr.AmrGraph`) in PENMAN notation, blank-line
     separated, as smatch.py and Smatch++ read them."""
@@ -161,7 +173,8 @@ def amr_text(graphs) -> str:
         var = [f"v{i}" for i in range(len(g.variables))]
         triples = ([(var[v], ":instance", c) for _, v, c in g.instances]
                    + [(var[a], f":{r}", var[b]) for r, a, b in g.relations]
-                   + [(var[v], f":{r}", c) for r, v, c in g.attributes if r != "TOP"])
+                   + [(var[v], f":{r}", _constant(c)) for r, v, c in g.attributes
+                      if r != "TOP"])
         top = next((var[v] for r, v, _ in g.attributes if r == "TOP"), var[0])
         out.append(penman.encode(penman.Graph(triples, top=top)))
     return "\n\n".join(out) + "\n"
