@@ -361,11 +361,16 @@ def _num(v) -> float | None:
     return None if v in (None, "") else float(v)
 
 
+def _fmt(s: float | None) -> str:
+    """Seconds to three significant digits, whole seconds from 1,000 on (never ``1.55e+03``)."""
+    return "–" if s is None else f"{s:,.0f}" if s >= 1000 else f"{s:.3g}"
+
+
 def _secs(r: dict) -> str:
     s = _num(r["wall_s"])
     if r["status"] == "timeout":
         return f"> {s:g}" if s is not None else "timeout"
-    return "–" if s is None else f"{s:.3g}"
+    return _fmt(s)
 
 
 def _meets(r: dict) -> str:
@@ -389,7 +394,7 @@ def summary(rows: list[dict]) -> str:
             f"| {r['kind']} | {r['dataset']} | {int(float(r['documents']))} | "
             f"{int(float(r['variables_gold'])):,}/{int(float(r['variables_test'])):,} | "
             f"{r['tool']} | {r['jobs']} | {r['status']} | {_secs(r)} | "
-            f"{'–' if cpu is None else f'{cpu:.3g}'} | {'–' if peak is None else f'{peak:.0f}'} | "
+            f"{_fmt(cpu)} | {'–' if peak is None else f'{peak:,.0f}'} | "
             f"{'–' if f is None else f'{f:.4f}'} | {proven} | {_meets(r)} |")
     notes = sorted({f"{r['tool']}: {r['note']}" for r in rows
                     if r["status"] == "skipped" and r["note"]})
@@ -438,6 +443,7 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     plt = plot.pyplot()
     rows = [r for r in completed_rows(csv_path) if r["kind"] == "pair"]
     fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6))
+    seen: dict = {}
     for tool in dict.fromkeys(r["tool"] for r in rows):
         mine = [r for r in rows if r["tool"] == tool]
         ok = [r for r in mine if r["status"] == "ok"]
@@ -452,8 +458,11 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
                      r["wall_s"] not in (None, "") else
                      (axes[1], float(r["peak_mb"])) if r["peak_mb"] not in (None, "")
                      else (None, None))
-            if ax is not None:
-                ax.plot([float(r["variables_gold"])], [y], marker="x", linestyle="none",
+            if ax is not None:  # two tools stopped at one point: side by side, both seen
+                x0 = float(r["variables_gold"])
+                k = seen.get((id(ax), x0, round(y)), 0)
+                seen[(id(ax), x0, round(y))] = k + 1
+                ax.plot([x0 * 1.06 ** k], [y], marker="x", linestyle="none",
                         color=line.get_color(), markersize=8)
     for r in rows:
         if r["role"] == "ours" and r["target_s"] not in (None, ""):
@@ -465,13 +474,28 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
                 axes[1].plot([float(r["variables_gold"])], [float(r["target_mb"])], marker="*",
                              markersize=11, color="black", linestyle="none",
                              fillstyle="full" if met else "none")
+    from matplotlib.ticker import (
+        FixedLocator,
+        FuncFormatter,
+        LogLocator,
+        NullFormatter,
+        NullLocator,
+    )
+
+    sizes = sorted({float(r["variables_gold"]) for r in rows})
     for ax, label in ((axes[0], "wall time (s)"), (axes[1], "peak memory (MB)")):
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.xaxis.set_major_locator(FixedLocator(sizes))  # the pairs' sizes, as plain numbers
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())  # 2x10^2, 3x10^2 ... collide
         ax.set_xlabel("gold variables of the document pair")
         ax.set_ylabel(label)
-    axes[0].set_title("time (x: stopped at the limit; *: target)")
-    axes[1].set_title("memory (x: out of memory)")
+    axes[0].set_title("time (x: stopped at its limit; star: target, hollow: not met)", fontsize=9)
+    axes[1].set_title("peak memory (x: out of memory at the cap)", fontsize=9)
     axes[0].legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return [plot.save(fig, Path(out_dir) / FIGURES[0])]
