@@ -45,11 +45,8 @@ optimal (no time limit is set); smatch's printed F never above ours rounded as i
 
 from __future__ import annotations
 
-import functools
 import json
 import statistics
-import tempfile
-import time
 from pathlib import Path
 
 from exactalign.perturb.amr import AmrErrorRates, AmrInventory, perturb_graphs
@@ -57,7 +54,7 @@ from exactalign.perturb.amr import AmrErrorRates, AmrInventory, perturb_graphs
 from . import plot, timing
 from .doc_smatch import crc_seed, is_mention, smatch_graph
 from .performance import ours_version, run_status, smatch_argv, smatch_tools
-from .runner import ExperimentError, headline_record, parallel_map
+from .runner import ExperimentError, headline_record
 from .smatch_walltime import amr_text, commands
 
 NAME = "doc_scale"
@@ -155,17 +152,19 @@ def window(gold, system, start: int, n: int, merge: float, key,
     def join(sents, seed):
         return _join(sents, merge, seed, mentions_only)
 
-    if start >= len(gold) or len(join(gold[start:], gseed).variables) < n:
+    if start >= len(gold):
         return None
-    lo, hi = 1, len(gold) - start
+    lo, hi = 1, len(gold) - start  # the smallest count reaching n, if the bank's rest does
     while lo < hi:
         mid = (lo + hi) // 2
         if len(join(gold[start:start + mid], gseed).variables) >= n:
             hi = mid
         else:
             lo = mid + 1
-    return {"gold": join(gold[start:start + lo], gseed),
-            "test": join(system[start:start + lo], sseed), "sentences": lo}
+    doc = join(gold[start:start + lo], gseed)
+    if len(doc.variables) < n:
+        return None
+    return {"gold": doc, "test": join(system[start:start + lo], sseed), "sentences": lo}
 
 
 def units(config: dict) -> list[dict]:
@@ -335,23 +334,10 @@ def check(name: str, rows: list[dict]) -> None:
                                   f"proven optimum's {ours['score']:.4f}")
 
 
-def _unit_rows(unit: dict, config: dict, tmp: Path, stopped: dict, quiet: bool) -> list[dict]:
-    t0 = time.perf_counter()
-    rows = run_unit(unit, config, tmp, stopped)
-    if not quiet:
-        print(f"  {NAME}: {_key(unit)} {time.perf_counter() - t0:.1f}s", flush=True)
-    return rows
-
-
 def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
     """Every unit in turn (``jobs`` is ignored: concurrent runs would disturb the timing)."""
-    stopped: dict = {}
-    with tempfile.TemporaryDirectory(prefix="exactalign-doc-scale-") as tmp:
-        per_unit = parallel_map(functools.partial(_unit_rows, config=config, tmp=Path(tmp),
-                                                  stopped=stopped, quiet=quiet),
-                                units(config), jobs=1, desc=NAME, quiet=True, key=_key,
-                                cells=_cells)
-    return [r for rows in per_unit for r in rows]
+    return timing.one_at_a_time(NAME, units(config), run_unit, config, key=_key, cells=_cells,
+                                quiet=quiet)
 
 
 # --------------------------------------------------------------------------------------------

@@ -140,8 +140,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -151,7 +149,7 @@ from exactalign.data.pilot import amr_pairs
 from exactalign.data.recipes import python2  # a Python 2.7 that runs (pyenv shims may not)
 
 from . import plot, timing
-from .runner import ExperimentError, git_info, headline_record, parallel_map
+from .runner import ExperimentError, git_info, headline_record
 from .runner.meta import version_of
 
 NAME = "performance"
@@ -1473,23 +1471,10 @@ def _check(name: str, family: str, rows: list[dict]) -> None:
             raise ExperimentError(f"{name}: {peer} scored {b!r}, above {ours}'s proven {a!r}")
 
 
-def _unit_rows(unit: dict, config: dict, tmp: Path, stopped: dict, quiet: bool) -> list[dict]:
-    t0 = time.perf_counter()
-    rows = run_unit(unit, config, tmp, stopped)
-    if not quiet:
-        print(f"  {NAME}: {_key(unit)} {time.perf_counter() - t0:.1f}s", flush=True)
-    return rows
-
-
 def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
     """Every unit in turn (``jobs`` is ignored: concurrent runs would disturb the timing)."""
-    stopped: dict = {}
-    with tempfile.TemporaryDirectory(prefix="exactalign-performance-") as tmp:
-        per_unit = parallel_map(functools.partial(_unit_rows, config=config, tmp=Path(tmp),
-                                                  stopped=stopped, quiet=quiet),
-                                units(config), jobs=1, desc=NAME, quiet=True, key=_key,
-                                cells=_cells)
-    return [r for rows in per_unit for r in rows]
+    return timing.one_at_a_time(NAME, units(config), run_unit, config, key=_key, cells=_cells,
+                                quiet=quiet)
 
 
 # --------------------------------------------------------------------------------------------

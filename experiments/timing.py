@@ -320,3 +320,30 @@ def min_median(values: Sequence[float]) -> tuple[float | None, float | None]:
     """``(min, median)`` of ``values``, ``(None, None)`` when empty."""
     vals = [v for v in values if v is not None]
     return (min(vals), statistics.median(vals)) if vals else (None, None)
+
+
+def one_at_a_time(name: str, units: Sequence[dict], run_unit: Callable, config: dict, *,
+                  key: Callable[[dict], str], cells: Callable[[dict], dict],
+                  quiet: bool = False) -> list[dict]:
+    """The rows of a benchmark's ``units``, one unit after another in this process (concurrent
+    runs would disturb the timing): ``run_unit(unit, config, tmp, stopped)`` each, ``tmp`` a
+    temporary directory and ``stopped`` a dict (where a tool passed its limit) shared by all;
+    a progress line per unit unless ``quiet``; a failed unit becomes an error row
+    (:func:`experiments.runner.parallel_map`)."""
+    from pathlib import Path
+
+    from .runner import parallel_map
+
+    stopped: dict = {}
+
+    def rows_of(unit: dict, tmp: Path) -> list[dict]:
+        t0 = time.perf_counter()
+        rows = run_unit(unit, config, tmp, stopped)
+        if not quiet:
+            print(f"  {name}: {key(unit)} {time.perf_counter() - t0:.1f}s", flush=True)
+        return rows
+
+    with tempfile.TemporaryDirectory(prefix=f"exactalign-{name}-") as tmp:
+        per_unit = parallel_map(lambda u: rows_of(u, Path(tmp)), units, jobs=1, desc=name,
+                                quiet=True, key=key, cells=cells)
+    return [r for rows in per_unit for r in rows]
