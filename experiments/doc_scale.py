@@ -3,31 +3,41 @@ document pairs, with smatch 1.0.4 and Smatch++ side by side where they survive. 
 not a timed test, and not part of ``run --all``: ``make bench-doc``.
 
 Documents are DocAMR-style (:func:`exactalign.io.docamr.join_sentences`: a ``document`` top with
-``:sntK`` edges, variables renamed apart, each variable merged with probability ``merge`` into an
-earlier sentence's node of the same concept; ``merge_mentions_only`` limits that to entity
-mentions, as :mod:`doc_smatch` does) built from the **AMR Bio banks** (test and dev, 500 sentences each; registry extra files
-``heldout/amr-bio``, from flipz357/AMR-World, fetched by ``exactalign data fetch --only
-heldout/amr-bio``). They are held out: no test and no other experiment reads them, so nothing
-was tuned on them. The system side is the issue's "10% seeded perturbation": wrong concepts
-and roles at ``rates`` (:func:`exactalign.perturb.amr.perturb_graphs`), sentence by sentence,
-merged with its own seed. These are the documents the issue's targets were stated on and every
-measurement of them since was made on (merges of any variable at 0.3 make them harder than
-:mod:`doc_smatch`'s mention-only merges at 0.5 with its ``lexical`` profile: a 500-variable
-pair takes the exact path 2.6 s against 0.8 s). A document of ``n`` variables is the fewest consecutive sentences from its start whose
+``:sntK`` edges, variables renamed apart) built from the **AMR Bio banks** (test and dev, 500
+sentences each; registry extra files ``heldout/amr-bio``, from flipz357/AMR-World, fetched by
+``exactalign data fetch --only heldout/amr-bio``). They are held out: no test and no other
+experiment reads them, so nothing was tuned on them. The system side is the issue's "10% seeded
+perturbation": wrong concepts and roles at ``rates``
+(:func:`exactalign.perturb.amr.perturb_graphs`), sentence by sentence. Each entry of
+``constructions`` (:data:`CONSTRUCTIONS`, column ``construction``) joins them its own way:
+
+``apart``     no merge: the construction issue 37 stated its targets on ("k consecutive sentences
+              joined ... variables renamed apart"; its 60-sentence documents had 1,425 and 1,470
+              variables, as these do without merges), DocAMR's no-merge representation.
+``mentions``  entity mentions (:func:`experiments.doc_smatch.is_mention`) merged with probability
+              0.5 into an earlier sentence's node of the same concept, gold and system each with
+              its own seed: :mod:`doc_smatch`'s coreference-like merges.
+``any``       any variable merged so at 0.3 (predicates and name nodes too, so a document's name
+              nodes collect each other's strings): a stress test, the construction every
+              measurement of the targets used from 2026-11-28 to 2026-11-29 (before this axis),
+              much harder than the issue's (a 1,500-variable pair 53.8 s against 4.5 s).
+
+A document of ``n`` variables is the fewest consecutive sentences from its start whose
 joined gold document has at least ``n`` variables (:func:`window`). Without the banks the
 sentences are synthetic (:func:`exactalign.synthetic.random_amr_sentences`, ``synthetic_sentences``
 of them) and the dataset column says ``synthetic``.
 
 Units (column ``kind``):
 
-``pair``    one document pair per size in ``pair_variables`` (the test bank, from sentence 0): each
+``pair``    per construction, one document pair per size in ``pair_variables`` (the test bank,
+            from sentence 0; a construction may give its own list): each
             tool of ``tools`` in turn, ``rounds`` times; a peer stopped by ``timeout_s`` or
             ``mem_limit_mb`` is not run on the larger pairs (``status`` ``skipped``, ``note`` says
             where it stopped). Ours runs with ``ours_timeout_s`` and ``ours_mem_limit_mb``.
-``corpus``  ``corpus_docs`` document pairs of about ``corpus_variables`` variables (half from
-            each bank, windows from evenly spaced starts), one file pair, one command per
-            ``--jobs`` value in ``corpus_jobs`` (exactalign only: the peers do not survive one
-            such pair).
+``corpus``  per construction, ``corpus_docs`` document pairs of about ``corpus_variables``
+            variables (half from each bank, windows from evenly spaced starts), one file pair,
+            one command per ``--jobs`` value in ``corpus_jobs`` (exactalign only: the peers do
+            not survive one such pair).
 
 Tools: ``exactalign smatch --method exact --duplicates keep --json`` (smatch's triple counting;
 ``proven_pairs`` from its JSON), smatch 1.0.4 ``-r 1`` and ``-r 4``, Smatch++ ``-solver ilp``
@@ -37,7 +47,8 @@ own triples, so its F is not compared). Each run is a fresh process
 
 Targets (:data:`TARGETS`, issue 37): one pair of 1,500 variables in at most 15 s; one of 3,000
 in at most 60 s and 2 GB; 50 documents of about 1,000 variables in at most 10 minutes on one
-core. ``meets_target`` says whether a row meets the one of its kind and size (empty: none).
+core, stated on ``apart`` documents and shown on every construction's rows.
+``meets_target`` says whether a row meets the one of its kind and size (empty: none).
 
 Invariants (:class:`ExperimentError`): exactalign never fails and proves every pair it scores
 optimal (no time limit is set); smatch's printed F never above ours rounded as it prints.
@@ -81,8 +92,16 @@ BANKS = ("test", "dev")
 FULL = {
     "seed": 0,
     "rates": {"concept": 0.1, "role": 0.1},
-    "merge": 0.3,
-    "merge_mentions_only": False,
+    # How the sentences become documents (:data:`CONSTRUCTIONS`); each may narrow the sizes,
+    # the corpus runs and whether the peers run (its own ``pair_variables``, ``corpus_jobs``,
+    # ``peers``), to keep the benchmark within an hour.
+    "constructions": [
+        {"name": "apart", "merge": 0.0, "mentions_only": False},
+        {"name": "mentions", "merge": 0.5, "mentions_only": True, "peers": False,
+         "corpus_jobs": [1]},
+        {"name": "any", "merge": 0.3, "mentions_only": False,
+         "pair_variables": [250, 500, 1000, 1500], "corpus_jobs": [1]},
+    ],
     "pair_variables": [250, 500, 1000, 1500, 3000],
     "corpus_docs": 50,
     "corpus_variables": 1000,
@@ -96,15 +115,27 @@ FULL = {
     "synthetic_sentences": 1000,
 }
 
-QUICK = {**FULL, "pair_variables": [40, 80], "corpus_docs": 3, "corpus_variables": 40,
+QUICK = {**FULL, "constructions": [FULL["constructions"][0], {**FULL["constructions"][2],
+                                                                "pair_variables": [40]}],
+         "pair_variables": [40, 80], "corpus_docs": 3, "corpus_variables": 40,
          "corpus_jobs": [1], "tools": ["exactalign", "smatch-r1"], "timeout_s": 60.0,
          "synthetic_sentences": 200}
+
+#: The constructions a ``constructions`` entry may name: what its documents are.
+CONSTRUCTIONS = {
+    "apart": "variables renamed apart, no merge (the construction issue 37 stated its targets "
+             "on; DocAMR's no-merge representation)",
+    "mentions": "entity mentions merged into an earlier sentence's node of the same concept at "
+                "0.5, gold and system independently (doc_smatch's coreference-like merges)",
+    "any": "any variable merged into an earlier sentence's node of the same concept at 0.3, gold "
+           "and system independently (predicates and name nodes included: a stress test)",
+}
 
 #: Issue 37's targets: (kind, size in variables or None, --jobs or None) -> (seconds, MB or None).
 TARGETS = {("pair", 1500, None): (15.0, None), ("pair", 3000, None): (60.0, 2048.0),
            ("corpus", 1000, 1): (600.0, None)}
 
-COLUMNS = ("kind", "dataset", "size", "documents", "sentences", "variables_gold",
+COLUMNS = ("kind", "dataset", "construction", "size", "documents", "sentences", "variables_gold",
            "variables_test", "tool", "version", "role", "jobs", "runs", "status", "wall_s",
            "cpu_s", "peak_mb", "runs_s", "score", "proven_pairs", "target_s", "target_mb",
            "meets_target", "note", "error")
@@ -168,34 +199,40 @@ def window(gold, system, start: int, n: int, merge: float, key,
 
 
 def units(config: dict) -> list[dict]:
-    """The pairs (one per size) and the corpus runs (one per ``--jobs``), documents built."""
+    """The pairs (one per construction and size) and the corpus runs (one per construction and
+    ``--jobs``), documents built."""
     bk = banks(config["seed"], config["rates"], config["synthetic_sentences"])
-    mentions = config["merge_mentions_only"]
     first = next(iter(bk))
     out = []
-    for n in config["pair_variables"]:
-        gold, system = bk[first]
-        doc = window(gold, system, 0, n, config["merge"], (config["seed"], first, 0), mentions)
-        if doc is None:
-            raise ExperimentError(f"the {first} bank has fewer than {n} variables")
-        out.append({"kind": "pair", "dataset": f"{first}@0", "size": n, "docs": [doc],
-                    "jobs": 1})
-    k = config["corpus_docs"]
-    if k:
+    for c in config["constructions"]:
+        if c["name"] not in CONSTRUCTIONS:
+            raise ExperimentError(f"unknown construction {c['name']!r}")
+        merge, mentions = c["merge"], c["mentions_only"]
+        common = {"construction": c["name"], "peers": c.get("peers", True)}
+        for n in c.get("pair_variables", config["pair_variables"]):
+            gold, system = bk[first]
+            doc = window(gold, system, 0, n, merge, (config["seed"], first, 0), mentions)
+            if doc is None:
+                raise ExperimentError(f"the {first} bank has fewer than {n} variables")
+            out.append({"kind": "pair", "dataset": f"{first}@0", "size": n, "docs": [doc],
+                        "jobs": 1, **common})
+        k = config["corpus_docs"]
+        if not k:
+            continue
         per = {name: k // len(bk) + (i < k % len(bk)) for i, name in enumerate(bk)}
         docs = []
         for name, m in per.items():
             gold, system = bk[name]
             spacing = max(1, (len(gold) // 2) // max(m, 1))
             for i in range(m):
-                doc = window(gold, system, i * spacing, config["corpus_variables"],
-                             config["merge"], (config["seed"], name, i * spacing), mentions)
+                doc = window(gold, system, i * spacing, config["corpus_variables"], merge,
+                             (config["seed"], name, i * spacing), mentions)
                 if doc is None:
                     raise ExperimentError(f"the {name} bank ends before window {i + 1}")
                 docs.append(doc)
-        for jobs in config["corpus_jobs"]:
+        for jobs in c.get("corpus_jobs", config["corpus_jobs"]):
             out.append({"kind": "corpus", "dataset": "+".join(bk), "size":
-                        config["corpus_variables"], "docs": docs, "jobs": jobs})
+                        config["corpus_variables"], "docs": docs, "jobs": jobs, **common})
     return out
 
 
@@ -203,16 +240,18 @@ def units(config: dict) -> list[dict]:
 # runs
 # --------------------------------------------------------------------------------------------
 def _key(unit: dict) -> str:
-    return f"{unit['kind']}/{unit['dataset']}/{unit['size']}/jobs{unit['jobs']}"
+    return (f"{unit['construction']}/{unit['kind']}/{unit['dataset']}/{unit['size']}/"
+            f"jobs{unit['jobs']}")
 
 
 def _cells(unit: dict) -> dict:
-    return {"kind": unit["kind"], "dataset": unit["dataset"], "size": unit["size"],
-            "jobs": unit["jobs"]}
+    return {"kind": unit["kind"], "dataset": unit["dataset"],
+            "construction": unit["construction"], "size": unit["size"], "jobs": unit["jobs"]}
 
 
-def tools(config: dict, kind: str) -> list[dict]:
-    """The tools of a unit: ours with its own limits and ``--json``; the peers on pairs only."""
+def tools(config: dict, kind: str, peers: bool = True) -> list[dict]:
+    """The tools of a unit: ours with its own limits and ``--json``; the peers on pairs only
+    (and only when ``peers``)."""
     peers = {t["name"]: t for t in smatch_tools({**config, "smatch_tools": [
         n for n in config["tools"] if n != "exactalign"]})}
     out = []
@@ -221,7 +260,7 @@ def tools(config: dict, kind: str) -> list[dict]:
             out.append({"name": name, "role": "ours", "version": ours_version(), "skip": "",
                         "argv": commands()["exactalign"], "mem": config["ours_mem_limit_mb"],
                         "timeout": config["ours_timeout_s"]})
-        elif kind == "pair":
+        elif kind == "pair" and peers:
             out.append({**peers[name], "timeout": config["timeout_s"]})
     return out
 
@@ -250,25 +289,26 @@ def target_of(kind: str, size, jobs) -> tuple[float | None, float | None]:
 
 
 def run_unit(unit: dict, config: dict, tmp: Path, stopped: dict) -> list[dict]:
-    """The rows of one unit (module docstring). ``stopped`` maps a peer to the size where it
-    timed out or ran out of memory."""
+    """The rows of one unit (module docstring). ``stopped`` maps (construction, peer) to the
+    size where the peer timed out or ran out of memory on that construction's documents."""
     work = tmp / _key(unit).replace("/", "_")
     work.mkdir(parents=True, exist_ok=True)
     test, gold = work / "test.amr", work / "gold.amr"
     test.write_text(amr_text([d["test"] for d in unit["docs"]]), encoding="utf-8")
     gold.write_text(amr_text([d["gold"] for d in unit["docs"]]), encoding="utf-8")
-    base = {"kind": unit["kind"], "dataset": unit["dataset"], "size": unit["size"],
+    base = {"kind": unit["kind"], "dataset": unit["dataset"],
+            "construction": unit["construction"], "size": unit["size"],
             "documents": len(unit["docs"]), "sentences": sum(d["sentences"] for d in unit["docs"]),
             "variables_gold": sum(len(d["gold"].variables) for d in unit["docs"]),
             "variables_test": sum(len(d["test"].variables) for d in unit["docs"]),
             "jobs": unit["jobs"]}
     rows = []
-    for t in tools(config, unit["kind"]):
+    for t in tools(config, unit["kind"], unit["peers"]):
         row = {**base, "tool": t["name"], "version": t["version"], "role": t["role"]}
         ts, tmb = target_of(unit["kind"], unit["size"], unit["jobs"])
         if t["role"] == "ours":
             row.update(target_s=ts, target_mb=tmb)
-        where = stopped.get(t["name"])
+        where = stopped.get((unit["construction"], t["name"]))
         if t["skip"] or where:
             rows.append({**row, "runs": 0, "status": "skipped",
                          "note": t["skip"] or f"not run: {where}"})
@@ -286,8 +326,8 @@ def run_unit(unit: dict, config: dict, tmp: Path, stopped: dict) -> list[dict]:
             if t["role"] == "ours" and status == "failed":
                 raise ExperimentError(f"{_key(unit)}: exactalign failed: {note}")
             if status in ("timeout", "memory"):
-                stopped.setdefault(t["name"], f"{status} at {base['variables_gold']:,} "
-                                   "variables")
+                stopped.setdefault((unit["construction"], t["name"]),
+                                   f"{status} at {base['variables_gold']:,} variables")
                 limit = f"{t['timeout']:g} s" if status == "timeout" else f"{t['mem']} MB"
                 note = note or f"stopped at the {limit} limit"
             rows.append({**row, "runs": len(ms) - 1, "status": status, "note": note,
@@ -368,34 +408,41 @@ def _meets(r: dict) -> str:
 
 
 def summary(rows: list[dict]) -> str:
-    """One line per row: sizes, time, CPU, peak memory, F, pairs proven, the target."""
-    lines = ["| kind | dataset | documents | variables (gold/test) | tool | jobs | status | "
-             "wall s | CPU s | peak MB | F1 | proven | target |",
-             "|---|---|---:|---|---|---:|---|---:|---:|---:|---:|---:|---|"]
+    """One line per row: construction, sizes, time, CPU, peak memory, F, pairs proven, the
+    target."""
+    lines = ["| construction | kind | dataset | documents | variables (gold/test) | tool | jobs | "
+             "status | wall s | CPU s | peak MB | F1 | proven | target |",
+             "|---|---|---|---:|---|---|---:|---|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         cpu, peak, f = _num(r["cpu_s"]), _num(r["peak_mb"]), _num(r["score"])
         proven = "–" if r["proven_pairs"] in (None, "") else \
             f"{int(float(r['proven_pairs']))}/{int(float(r['documents']))}"
         lines.append(
-            f"| {r['kind']} | {r['dataset']} | {int(float(r['documents']))} | "
+            f"| {r['construction']} | {r['kind']} | {r['dataset']} | "
+            f"{int(float(r['documents']))} | "
             f"{int(float(r['variables_gold'])):,}/{int(float(r['variables_test'])):,} | "
             f"{r['tool']} | {r['jobs']} | {r['status']} | {_secs(r)} | "
             f"{_fmt(cpu)} | {'–' if peak is None else f'{peak:,.0f}'} | "
             f"{'–' if f is None else f'{f:.4f}'} | {proven} | {_meets(r)} |")
-    notes = sorted({f"{r['tool']}: {r['note']}" for r in rows
+    notes = sorted({f"{r['tool']} ({r['construction']}): {r['note']}" for r in rows
                     if r["status"] == "skipped" and r["note"]})
     if notes:
         lines += ["", "Not run: " + "; ".join(notes) + "."]
+    lines += ["", "Constructions: " + "; ".join(
+        f"`{name}`: {CONSTRUCTIONS[name]}" for name in dict.fromkeys(
+            r["construction"] for r in rows)) + "."]
     lines += ["", "Each run a fresh process (wall time of the whole command, its own peak "
               "memory); exactalign without a time limit, every pair proven optimal. Targets: "
               "issue 37's (one pair of 1,500 variables in 15 s; of 3,000 in 60 s and 2 GB; 50 "
-              "documents of ~1,000 variables in 10 minutes on one core)."]
+              "documents of ~1,000 variables in 10 minutes on one core), stated on documents "
+              "of the `apart` construction and shown for every construction."]
     return "\n".join(lines) + "\n"
 
 
 def headline(rows: list[dict], meta: dict | None = None) -> dict:
-    """The targets, met or not, and where the peers stopped."""
-    parts = []
+    """The targets, met or not, per construction (the issue's first), and where the peers
+    stopped."""
+    per: dict = {}
     for r in rows:
         if r["role"] == "ours" and r["target_s"] not in (None, ""):
             what = (f"one pair of {int(float(r['variables_gold'])):,} variables"
@@ -405,16 +452,18 @@ def headline(rows: list[dict], meta: dict | None = None) -> dict:
             peak = _num(r["peak_mb"])
             took = (f"{_secs(r)} s" + (f", {peak / 1024:.2f} GB" if peak else "")
                     if r["status"] == "ok" else r["status"])
-            parts.append(f"{what}: {took}, target {_meets(r)}")
+            per.setdefault(r["construction"], []).append(f"{what}: {took}, target {_meets(r)}")
+    parts = []
     ours = [r for r in rows if r["role"] == "ours" and r["status"] == "ok"]
     if ours:
         big = max(ours, key=lambda r: float(r["variables_gold"]) / float(r["documents"]))
-        parts.insert(0, f"largest pair proven: {int(float(big['variables_gold'])):,} "
-                     f"variables in {_secs(big)} s")
+        parts.append(f"largest pair proven: {int(float(big['variables_gold'])):,} "
+                     f"variables in {_secs(big)} s ({big['construction']})")
+    parts += [f"{name}: " + "; ".join(items) for name, items in per.items()]
     stopped = sorted({f"{r['tool']} ({r['status']} at {int(float(r['variables_gold'])):,} "
-                      "variables)" for r in rows
+                      f"variables, {r['construction']})" for r in rows
                       if r["role"] == "peer" and r["status"] in ("timeout", "memory")})
-    finding = "Exact Smatch on held-out documents: " + "; ".join(parts) + "."
+    finding = "Exact Smatch on held-out documents: " + " | ".join(parts) + "."
     if stopped:
         finding += " Peers stopped: " + ", ".join(stopped) + "."
     return headline_record("none: speed and scale of the exact path", finding)
@@ -430,14 +479,21 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     rows = [r for r in completed_rows(csv_path) if r["kind"] == "pair"]
     fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6))
     seen: dict = {}
-    for tool in dict.fromkeys(r["tool"] for r in rows):
-        mine = [r for r in rows if r["tool"] == tool]
+    kinds = list(dict.fromkeys(r["construction"] for r in rows))
+    styles = dict(zip(kinds, ("-", "--", ":", "-."), strict=False))
+    colours: dict = {}
+    for tool, kind in dict.fromkeys((r["tool"], r["construction"]) for r in rows):
+        mine = [r for r in rows if r["tool"] == tool and r["construction"] == kind]
         ok = [r for r in mine if r["status"] == "ok"]
         x = [float(r["variables_gold"]) for r in ok]
-        line = axes[0].plot(x, [float(r["wall_s"]) for r in ok], marker="o", label=tool)[0]
+        style = {"marker": "o", "linestyle": styles.get(kind, "-"), "label": f"{tool} ({kind})"}
+        if tool in colours:
+            style["color"] = colours[tool]
+        line = axes[0].plot(x, [float(r["wall_s"]) for r in ok], **style)[0]
+        colours[tool] = line.get_color()
         axes[1].plot([float(r["variables_gold"]) for r in ok if r["peak_mb"] not in (None, "")],
                      [float(r["peak_mb"]) for r in ok if r["peak_mb"] not in (None, "")],
-                     marker="o", color=line.get_color(), label=tool)
+                     **{**style, "color": colours[tool]})
         cut = [r for r in mine if r["status"] in ("timeout", "memory")]
         for r in cut:
             ax, y = ((axes[0], float(r["wall_s"])) if r["status"] == "timeout" and
@@ -450,14 +506,15 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
                 seen[(id(ax), x0, round(y))] = k + 1
                 ax.plot([x0 * 1.06 ** k], [y], marker="x", linestyle="none",
                         color=line.get_color(), markersize=8)
-    for r in rows:
+    for r in rows:  # a target's stars side by side, in the constructions' order
         if r["role"] == "ours" and r["target_s"] not in (None, ""):
             met = r["meets_target"] in (True, "True")
-            axes[0].plot([float(r["variables_gold"])], [float(r["target_s"])], marker="*",
+            x = float(r["size"]) * 1.07 ** kinds.index(r["construction"])
+            axes[0].plot([x], [float(r["target_s"])], marker="*",
                          markersize=11, color="black", fillstyle="full" if met else "none",
                          linestyle="none")
             if r["target_mb"] not in (None, ""):
-                axes[1].plot([float(r["variables_gold"])], [float(r["target_mb"])], marker="*",
+                axes[1].plot([x], [float(r["target_mb"])], marker="*",
                              markersize=11, color="black", linestyle="none",
                              fillstyle="full" if met else "none")
     from matplotlib.ticker import (
@@ -468,19 +525,22 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
         NullLocator,
     )
 
-    sizes = sorted({float(r["variables_gold"]) for r in rows})
+    sizes = sorted({float(r["size"]) for r in rows})  # the nominal sizes: the pairs sit at them
     for ax, label in ((axes[0], "wall time (s)"), (axes[1], "peak memory (MB)")):
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.xaxis.set_major_locator(FixedLocator(sizes))  # the pairs' sizes, as plain numbers
+        ax.xaxis.set_major_locator(FixedLocator(sizes))  # as plain numbers
         ax.xaxis.set_minor_locator(NullLocator())
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
         ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1
+                                                   else f"{v:g}"))
         ax.yaxis.set_minor_formatter(NullFormatter())  # 2x10^2, 3x10^2 ... collide
+        ax.set_xlim(left=min(sizes) * 0.9)  # the first size's tick shown
         ax.set_xlabel("gold variables of the document pair")
         ax.set_ylabel(label)
-    axes[0].set_title("time (x: stopped at its limit; star: target, hollow: not met)", fontsize=9)
+    axes[0].set_title("time (x: stopped at its limit; stars: the target per construction, "
+                      "in line order, hollow: not met)", fontsize=8)
     axes[1].set_title("peak memory (x: out of memory at the cap)", fontsize=9)
     axes[0].legend(fontsize=7, loc="upper left")
     fig.tight_layout()

@@ -28,11 +28,19 @@ def test_quick_rows(quick):
     cfg = doc_scale.QUICK
     assert rows and list(rows[0]) == list(doc_scale.COLUMNS)
     assert json.loads((quick / "meta.json").read_text())["quick"] is True
-    pairs = [r for r in rows if r["kind"] == "pair"]
-    corpus = [r for r in rows if r["kind"] == "corpus"]
+    kinds = [c["name"] for c in cfg["constructions"]]
+    assert list(dict.fromkeys(r["construction"] for r in rows)) == kinds == ["apart", "any"]
+    pairs = [r for r in rows if r["kind"] == "pair" and r["construction"] == "apart"]
+    corpus = [r for r in rows if r["kind"] == "corpus" and r["construction"] == "apart"]
     assert {r["size"] for r in pairs} == set(cfg["pair_variables"])
     assert {r["tool"] for r in pairs} == set(cfg["tools"])
     assert [r["tool"] for r in corpus] == ["exactalign"] * len(cfg["corpus_jobs"])
+    # a construction's own sizes; its documents are merged, so fewer variables a sentence
+    anys = [r for r in rows if r["kind"] == "pair" and r["construction"] == "any"]
+    assert {r["size"] for r in anys} == {40} and {r["tool"] for r in anys} == set(cfg["tools"])
+    apart40 = next(r for r in pairs if r["size"] == 40 and r["tool"] == "exactalign")
+    any40 = next(r for r in anys if r["tool"] == "exactalign")
+    assert any40["sentences"] >= apart40["sentences"]
     for r in rows:
         assert r["status"] == "ok" and not r["error"], r
         assert r["runs"] == cfg["rounds"] and 0 < r["wall_s"]
@@ -48,7 +56,8 @@ def test_quick_rows(quick):
                       for t in ("exactalign", "smatch-r1"))
         assert peer["score"] <= round(ours["score"], 2) + 1e-9
     text = doc_scale.summary(rows)
-    assert text.count("\n| pair |") == len(pairs) and "| corpus |" in text
+    assert text.count("\n| apart | pair |") == len(pairs) and "| apart | corpus |" in text
+    assert text.count("\n| any | pair |") == len(anys) and "`apart`: variables renamed" in text
     rec = doc_scale.headline(rows)
     assert rec["finding"].startswith("Exact Smatch on held-out documents: largest pair proven")
     (png,) = doc_scale.figures(quick / "rows.csv", quick)
@@ -76,6 +85,21 @@ def test_without_the_banks_the_sentences_are_synthetic(monkeypatch):
     assert list(bk) == ["synthetic"]
     gold, system = bk["synthetic"]
     assert len(gold) == len(system) == 30 and gold != system
+
+
+def test_constructions_merge_as_named():
+    from exactalign import synthetic
+
+    sents = synthetic.random_amr_sentences(40, seed=[0, 41])
+    apart = doc_scale.window(sents, sents, 0, 150, 0.0, ("k",))
+    merged = doc_scale.window(sents, sents, 0, 150, 0.3, ("k",))
+    n = apart["sentences"]  # no merge: every sentence's variables, and the document top
+    assert len(apart["gold"].variables) == 1 + sum(len(g.variables()) for g in sents[:n])
+    assert merged["sentences"] >= n  # merges take variables away
+    assert set(doc_scale.CONSTRUCTIONS) == {c["name"] for c in doc_scale.FULL["constructions"]}
+    with pytest.raises(ExperimentError, match="unknown construction"):
+        doc_scale.units({**doc_scale.QUICK, "constructions": [
+            {"name": "bogus", "merge": 0.0, "mentions_only": False}], "corpus_docs": 0})
 
 
 def test_targets_are_the_issues():
