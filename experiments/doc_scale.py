@@ -13,7 +13,8 @@ perturbation": wrong concepts and roles at ``rates``
 
 ``apart``     no merge: the construction issue 37 stated its targets on ("k consecutive sentences
               joined ... variables renamed apart"; its 60-sentence documents had 1,425 and 1,470
-              variables, as these do without merges), DocAMR's no-merge representation.
+              variables: the test bank's first 60 sentences make 1,483 joined so, 1,162 with
+              the ``any`` merges), DocAMR's no-merge representation.
 ``mentions``  entity mentions (:func:`experiments.doc_smatch.is_mention`) merged with probability
               0.5 into an earlier sentence's node of the same concept, gold and system each with
               its own seed: :mod:`doc_smatch`'s coreference-like merges.
@@ -120,6 +121,10 @@ QUICK = {**FULL, "constructions": [FULL["constructions"][0], {**FULL["constructi
          "pair_variables": [40, 80], "corpus_docs": 3, "corpus_variables": 40,
          "corpus_jobs": [1], "tools": ["exactalign", "smatch-r1"], "timeout_s": 60.0,
          "synthetic_sentences": 200}
+
+#: The figure's title of each construction's panels.
+TITLES = {"apart": "apart: no merge (the issue's)", "mentions": "mentions merged (0.5)",
+          "any": "any variable merged (0.3)"}
 
 #: The constructions a ``constructions`` entry may name: what its documents are.
 CONSTRUCTIONS = {
@@ -470,53 +475,10 @@ def headline(rows: list[dict], meta: dict | None = None) -> dict:
 
 
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
-    """``doc_scale.png``: wall time (left) and peak memory (right) against the document pair's
-    gold variables, log-log, one line per tool; runs stopped at a limit marked (x) at it; the
-    targets as stars (filled: met)."""
-    from .runner import completed_rows
-
-    plt = plot.pyplot()
-    rows = [r for r in completed_rows(csv_path) if r["kind"] == "pair"]
-    fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6))
-    seen: dict = {}
-    kinds = list(dict.fromkeys(r["construction"] for r in rows))
-    styles = dict(zip(kinds, ("-", "--", ":", "-."), strict=False))
-    colours: dict = {}
-    for tool, kind in dict.fromkeys((r["tool"], r["construction"]) for r in rows):
-        mine = [r for r in rows if r["tool"] == tool and r["construction"] == kind]
-        ok = [r for r in mine if r["status"] == "ok"]
-        x = [float(r["variables_gold"]) for r in ok]
-        style = {"marker": "o", "linestyle": styles.get(kind, "-"), "label": f"{tool} ({kind})"}
-        if tool in colours:
-            style["color"] = colours[tool]
-        line = axes[0].plot(x, [float(r["wall_s"]) for r in ok], **style)[0]
-        colours[tool] = line.get_color()
-        axes[1].plot([float(r["variables_gold"]) for r in ok if r["peak_mb"] not in (None, "")],
-                     [float(r["peak_mb"]) for r in ok if r["peak_mb"] not in (None, "")],
-                     **{**style, "color": colours[tool]})
-        cut = [r for r in mine if r["status"] in ("timeout", "memory")]
-        for r in cut:
-            ax, y = ((axes[0], float(r["wall_s"])) if r["status"] == "timeout" and
-                     r["wall_s"] not in (None, "") else
-                     (axes[1], float(r["peak_mb"])) if r["peak_mb"] not in (None, "")
-                     else (None, None))
-            if ax is not None:  # two tools stopped at one point: side by side, both seen
-                x0 = float(r["variables_gold"])
-                k = seen.get((id(ax), x0, round(y)), 0)
-                seen[(id(ax), x0, round(y))] = k + 1
-                ax.plot([x0 * 1.06 ** k], [y], marker="x", linestyle="none",
-                        color=line.get_color(), markersize=8)
-    for r in rows:  # a target's stars side by side, in the constructions' order
-        if r["role"] == "ours" and r["target_s"] not in (None, ""):
-            met = r["meets_target"] in (True, "True")
-            x = float(r["size"]) * 1.07 ** kinds.index(r["construction"])
-            axes[0].plot([x], [float(r["target_s"])], marker="*",
-                         markersize=11, color="black", fillstyle="full" if met else "none",
-                         linestyle="none")
-            if r["target_mb"] not in (None, ""):
-                axes[1].plot([x], [float(r["target_mb"])], marker="*",
-                             markersize=11, color="black", linestyle="none",
-                             fillstyle="full" if met else "none")
+    """``doc_scale.png``: a column per construction, wall time (top) and peak memory (bottom)
+    against the document pair's gold variables, log-log, one line per tool (its colour and
+    marker the same in every panel); runs stopped at a limit marked (x) at it; the targets as
+    stars (filled: met)."""
     from matplotlib.ticker import (
         FixedLocator,
         FuncFormatter,
@@ -525,23 +487,67 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
         NullLocator,
     )
 
-    sizes = sorted({float(r["size"]) for r in rows})  # the nominal sizes: the pairs sit at them
-    for ax, label in ((axes[0], "wall time (s)"), (axes[1], "peak memory (MB)")):
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.xaxis.set_major_locator(FixedLocator(sizes))  # as plain numbers
-        ax.xaxis.set_minor_locator(NullLocator())
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
-        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1
-                                                   else f"{v:g}"))
-        ax.yaxis.set_minor_formatter(NullFormatter())  # 2x10^2, 3x10^2 ... collide
-        ax.set_xlim(left=min(sizes) * 0.9)  # the first size's tick shown
-        ax.set_xlabel("gold variables of the document pair")
-        ax.set_ylabel(label)
-    axes[0].set_title("time (x: stopped at its limit; stars: the target per construction, "
-                      "in line order, hollow: not met)", fontsize=8)
-    axes[1].set_title("peak memory (x: out of memory at the cap)", fontsize=9)
-    axes[0].legend(fontsize=7, loc="upper left")
+    from .runner import completed_rows
+
+    plt = plot.pyplot()
+    rows = [r for r in completed_rows(csv_path) if r["kind"] == "pair"]
+    kinds = list(dict.fromkeys(r["construction"] for r in rows))
+    style = {t: plot.series_style(i) for i, t in enumerate(dict.fromkeys(r["tool"] for r in rows))}
+    fig, axes = plt.subplots(2, len(kinds), figsize=(3.4 * len(kinds), 5.6), sharey="row",
+                             squeeze=False)
+    for j, kind in enumerate(kinds):
+        top, bottom = axes[0][j], axes[1][j]
+        mine = [r for r in rows if r["construction"] == kind]
+        seen: dict = {}
+        for tool in dict.fromkeys(r["tool"] for r in mine):
+            runs = [r for r in mine if r["tool"] == tool]
+            ok = [r for r in runs if r["status"] == "ok"]
+            top.plot([float(r["variables_gold"]) for r in ok], [float(r["wall_s"]) for r in ok],
+                     label=tool, **style[tool])
+            mem = [r for r in ok if r["peak_mb"] not in (None, "")]
+            bottom.plot([float(r["variables_gold"]) for r in mem],
+                        [float(r["peak_mb"]) for r in mem], label=tool, **style[tool])
+            for r in runs:
+                if r["status"] not in ("timeout", "memory"):
+                    continue
+                ax, y = ((top, float(r["wall_s"])) if r["status"] == "timeout" and
+                         r["wall_s"] not in (None, "") else
+                         (bottom, float(r["peak_mb"])) if r["peak_mb"] not in (None, "")
+                         else (None, None))
+                if ax is not None:  # two tools stopped at one point: side by side, both seen
+                    x0 = float(r["variables_gold"])
+                    k = seen.get((id(ax), x0, round(y)), 0)
+                    seen[(id(ax), x0, round(y))] = k + 1
+                    ax.plot([x0 * 1.06 ** k], [y], marker="x", linestyle="none",
+                            color=style[tool]["color"], markersize=8)
+        for r in mine:
+            if r["role"] == "ours" and r["target_s"] not in (None, ""):
+                fill = "full" if r["meets_target"] in (True, "True") else "none"
+                x = float(r["variables_gold"])
+                top.plot([x], [float(r["target_s"])], marker="*", markersize=11, color="black",
+                         fillstyle=fill, linestyle="none")
+                if r["target_mb"] not in (None, ""):
+                    bottom.plot([x], [float(r["target_mb"])], marker="*", markersize=11,
+                                color="black", linestyle="none", fillstyle=fill)
+        sizes = sorted({float(r["size"]) for r in mine})  # nominal: the pairs sit at them
+        for ax in (top, bottom):
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.xaxis.set_major_locator(FixedLocator(sizes))  # as plain numbers
+            ax.xaxis.set_minor_locator(NullLocator())
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+            ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1
+                                                       else f"{v:g}"))
+            ax.yaxis.set_minor_formatter(NullFormatter())  # 2x10^2, 3x10^2 ... collide
+            ax.set_xlim(min(sizes) * 0.85, max(sizes) * 1.25)  # every size's tick shown
+            ax.tick_params(axis="x", labelsize=7)
+        top.set_title(TITLES.get(kind, kind), fontsize=9)
+        bottom.set_xlabel("gold variables of the pair")
+    axes[0][0].set_ylabel("wall time (s)")
+    axes[1][0].set_ylabel("peak memory (MB)")
+    axes[0][0].legend(fontsize=7, loc="upper left")
+    fig.suptitle("x: stopped at its limit (time, or memory at the cap); star: the issue's "
+                 "target (hollow: not met)", fontsize=8)
     fig.tight_layout()
     return [plot.save(fig, Path(out_dir) / FIGURES[0])]
