@@ -257,7 +257,7 @@ def _cells(unit: dict) -> dict:
 def tools(config: dict, kind: str, peers: bool = True) -> list[dict]:
     """The tools of a unit: ours with its own limits and ``--json``; the peers on pairs only
     (and only when ``peers``)."""
-    peers = {t["name"]: t for t in smatch_tools({**config, "smatch_tools": [
+    known = {t["name"]: t for t in smatch_tools({**config, "smatch_tools": [
         n for n in config["tools"] if n != "exactalign"]})}
     out = []
     for name in config["tools"]:
@@ -266,7 +266,7 @@ def tools(config: dict, kind: str, peers: bool = True) -> list[dict]:
                         "argv": commands()["exactalign"], "mem": config["ours_mem_limit_mb"],
                         "timeout": config["ours_timeout_s"]})
         elif kind == "pair" and peers:
-            out.append({**peers[name], "timeout": config["timeout_s"]})
+            out.append({**known[name], "timeout": config["timeout_s"]})
     return out
 
 

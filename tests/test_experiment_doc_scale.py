@@ -102,6 +102,15 @@ def test_constructions_merge_as_named():
             {"name": "bogus", "merge": 0.0, "mentions_only": False}], "corpus_docs": 0})
 
 
+def test_a_construction_without_peers_runs_ours_alone():
+    cfg = doc_scale.FULL
+    assert [t["name"] for t in doc_scale.tools(cfg, "pair", peers=False)] == ["exactalign"]
+    assert [t["name"] for t in doc_scale.tools(cfg, "pair")] == cfg["tools"]
+    assert [t["name"] for t in doc_scale.tools(cfg, "corpus")] == ["exactalign"]
+    mentions = next(c for c in cfg["constructions"] if c["name"] == "mentions")
+    assert mentions["peers"] is False
+
+
 def test_targets_are_the_issues():
     assert doc_scale.target_of("pair", 1500, 1) == (15.0, None)
     assert doc_scale.target_of("pair", "3000", 2) == (60.0, 2048.0)
