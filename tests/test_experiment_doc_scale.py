@@ -95,7 +95,9 @@ def test_constructions_merge_as_named():
     merged = doc_scale.window(sents, sents, 0, 150, 0.3, ("k",))
     n = apart["sentences"]  # no merge: every sentence's variables, and the document top
     assert len(apart["gold"].variables) == 1 + sum(len(g.variables()) for g in sents[:n])
-    assert merged["sentences"] >= n  # merges take variables away
+    assert merged["sentences"] >= n  # merges take variables away: as many sentences or more
+    same = doc_scale._join(sents[:n], 0.3, doc_scale.crc_seed("k", "gold"))
+    assert len(same.variables) < len(apart["gold"].variables)
     assert set(doc_scale.CONSTRUCTIONS) == {c["name"] for c in doc_scale.FULL["constructions"]}
     with pytest.raises(ExperimentError, match="unknown construction"):
         doc_scale.units({**doc_scale.QUICK, "constructions": [
