@@ -29,7 +29,7 @@ from exactalign.data import (
     resolve_data_dir,
 )
 from exactalign.data import fetch as fetching
-from exactalign.data.registry import KINDS, Entry, Registry, load, select
+from exactalign.data.registry import KINDS, NOT_DATA, Entry, Registry, load, select
 from exactalign.testing import pilot_path
 
 REG = load()
@@ -44,9 +44,10 @@ def sha(data: bytes) -> str:
 # the registry
 # --------------------------------------------------------------------------------------------
 def test_registry_is_complete_and_consistent():
-    assert len(REG.files) == 658 and len(REG.pilot) == 653 and len(REG.extras) == 5
+    assert len(REG.files) == 766 and len(REG.pilot) == 761 and len(REG.extras) == 5
     counts = {k: sum(e.kind == k for e in REG.pilot.values()) for k in KINDS}
-    assert counts == {"fetched": 561, "extracted": 70, "derived": 9, "recorded": 13}
+    assert counts == {"fetched": 670, "extracted": 70, "derived": 9, "recorded": 12}
+    assert not set(NOT_DATA) & set(REG.files)
     # the extra files: public sources only, in folders of their own (never mixed with pilot
     # files, so a prefix selects either pilot files or extras)
     assert all(e.kind == "fetched" and e.repo for e in REG.extras.values())
@@ -89,6 +90,7 @@ def test_registry_matches_every_pilot_file():
     to or changed in the pilot without the registry following fails here)."""
     on_disk = {p.relative_to(PILOT).as_posix() for p in PILOT.rglob("*") if p.is_file()}
     on_disk = {p for p in on_disk if not any(part.startswith(".") for part in p.split("/"))}
+    on_disk -= set(NOT_DATA)  # the pilot folder's notes: not data, not in the registry
     assert on_disk <= set(REG.files)
     st = fetching.status(PILOT, REG)
     extras_here = on_disk & set(REG.extras)   # a fetched cache holds them too
@@ -103,7 +105,7 @@ def test_registry_matches_every_pilot_file():
         assert e.kind == "recorded" or (e.kind == "derived"
                                         and recipes.RECIPES[e.recipe].requires is not None), p
     if SHARED.is_dir() and PILOT == SHARED:
-        assert on_disk == set(REG.pilot) and st["verified"] == 653
+        assert on_disk == set(REG.pilot) and st["verified"] == 761
 
 
 def test_select_by_prefix_and_unknown_prefix():
@@ -184,7 +186,7 @@ def test_fetch_through_http_mirror_then_an_experiment_reads_it(tmp_path, capsys,
     # status of the fetched directory
     rc, out, _ = run_cli(["data", "status", "--dest", str(dest), "--json"], capsys)
     st = json.loads(out)["data"]
-    assert st["verified"] == len(entries) and st["missing"] == 653 - len(entries)
+    assert st["verified"] == len(entries) and st["missing"] == 761 - len(entries)
     # an experiment reads the fetched cache as its pilot data
     from experiments import coref_ere_gap
 
@@ -517,7 +519,7 @@ def test_status_names_the_source(capsys, monkeypatch):
     rc, out, _ = run_cli(["data", "status", "--json"], capsys)
     doc = json.loads(out)["data"]
     assert rc == 0 and doc["source"] == "$EXACTALIGN_DATA=none" and doc["path"] is None
-    assert doc["verified"] == 0 and doc["missing"] == 653
+    assert doc["verified"] == 0 and doc["missing"] == 761
     rc, out, _ = run_cli(["data", "status"], capsys)
     assert "switched off" in out and "exactalign data fetch" in out
 

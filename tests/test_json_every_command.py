@@ -272,6 +272,7 @@ CASES = [
          refused_by=frozenset({"brute"}), solver_route=True),
     Case("info", ("info",), fresh=True),
     Case("data-status", ("data", "status"), fresh=True),
+    Case("data-manifest", ("data", "manifest", "--only", "drs/gold"), fresh=True),
     # only recorded files selected: nothing to download, so no network
     Case("data-fetch", ("data", "fetch", "--only", "amr/reference", "--dest", "{data_dest}"),
          fresh=True),
@@ -461,7 +462,7 @@ def test_the_schema_is_a_valid_json_schema():
 
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     names = ({c.name for c in cli.COMMANDS} - {"data"}) | {"temporal check", "data fetch",
-                                                          "data status"}
+                                                          "data status", "data manifest"}
     assert set(SCHEMA["properties"]["command"]["enum"]) == names
 
 

@@ -1,12 +1,14 @@
-"""``exactalign data fetch`` and ``exactalign data status``: the pilot data from its public
-sources (:mod:`exactalign.data.fetch`), and where the data in use comes from."""
+"""``exactalign data fetch``, ``status`` and ``manifest``: the pilot data from its public
+sources (:mod:`exactalign.data.fetch`), where the data in use comes from, and the provenance of
+every registry file (source repository, commit, path or recipe, licence, sha256)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-ACTIONS = ("fetch", "status")
+ACTIONS = ("fetch", "status", "manifest")
 
 
 def add_data_arguments(p: argparse.ArgumentParser) -> None:
@@ -14,13 +16,15 @@ def add_data_arguments(p: argparse.ArgumentParser) -> None:
                    help="fetch: download the pilot files from their public sources (the "
                         "repositories and commits of the registry), check each one's sha256, "
                         "rebuild the derived ones, into the cache or --dest; status: which data "
-                        "directory is in use and how many registry files it holds, verified")
+                        "directory is in use and how many registry files it holds, verified; "
+                        "manifest: where every registry file comes from (source repository at "
+                        "its commit, path or recipe, licence, size, sha256)")
     p.add_argument("--dest", metavar="DIR",
                    help="fetch: into DIR instead of the cache ($EXACTALIGN_CACHE, else the "
                         "per-user cache directory); status: check DIR. Point $EXACTALIGN_DATA at "
                         "a --dest to use it")
     p.add_argument("--only", metavar="PREFIX", action="append",
-                   help="fetch: only the files under this path prefix (e.g. amr, "
+                   help="fetch, manifest: only the files under this path prefix (e.g. amr, "
                         "nugget/evmeval); repeatable")
     p.add_argument("--downloads", type=int, default=8, metavar="N",
                    help="fetch: downloads at once (default 8)")
@@ -37,7 +41,36 @@ def run_data(args: argparse.Namespace) -> int:
         raise InputError("--downloads must be at least 1")
     if args.action == "fetch":
         return _fetch(args)
+    if args.action == "manifest":
+        return _manifest(args)
     return _status(args)
+
+
+def _manifest(args: argparse.Namespace) -> int:
+    """Every registry file selected by ``--only``: where it comes from and under which licence
+    (the provenance the pilot folder's notes used to give, file by file)."""
+    from ..data.registry import load, select
+    from .common import print_json
+
+    reg = load()
+    rows, entries = [], select(reg, args.only)
+    for e in entries:
+        src = reg.sources.get(e.repo, {}) if e.repo else {}
+        rows.append({"path": e.path, "kind": e.kind, "repo": e.repo,
+                     "commit": src.get("commit"), "source": e.source, "member": e.member,
+                     "recipe": e.recipe, "licence": src.get("licence"), "size": e.size,
+                     "sha256": e.sha256, "extra": e.extra, "why": e.why})
+    if args.json:
+        print_json({"manifest": {"registry": {"files": len(reg.files), "sha256": reg.digest()},
+                                 "files": rows}})
+        return 0
+    for r, e in zip(rows, entries):
+        licence = r["licence"] or ("none stated" if r["repo"] else "-")
+        extra = "  (extra: not part of the pilot folder)" if r["extra"] else ""
+        print(f"{r['path']}\t{r['kind']}\t{reg.origin(e)}\tlicence {licence}\t"
+              f"{r['size']} bytes\tsha256 {r['sha256'][:12]}{extra}")
+    print(f"{len(rows)} of {len(reg.files)} registry files", file=sys.stderr)
+    return 0
 
 
 def _fetch(args: argparse.Namespace) -> int:

@@ -30,6 +30,9 @@ REGISTRY_FILE = Path(__file__).with_name("registry.json")
 #: Replaces the registry's ``base_url`` (a mirror: ``OWNER/REPO/COMMIT/PATH`` under it).
 URL_VAR = "EXACTALIGN_DATA_URL"
 KINDS = ("fetched", "extracted", "derived", "recorded")
+#: Files of the pilot folder that are not data: its provenance notes, written for the developers'
+#: copy. The registry is the provenance (``exactalign data manifest`` prints it file by file).
+NOT_DATA = ("MANIFEST.md",)
 
 
 @dataclass(frozen=True)
