@@ -64,7 +64,7 @@ def _manifest(args: argparse.Namespace) -> int:
         print_json({"manifest": {"registry": {"files": len(reg.files), "sha256": reg.digest()},
                                  "files": rows}})
         return 0
-    for r, e in zip(rows, entries):
+    for r, e in zip(rows, entries, strict=True):
         licence = r["licence"] or ("none stated" if r["repo"] else "-")
         extra = "  (extra: not part of the pilot folder)" if r["extra"] else ""
         print(f"{r['path']}\t{r['kind']}\t{reg.origin(e)}\tlicence {licence}\t"
