@@ -66,9 +66,9 @@ bench-doc: $(STAMP)       ## exact Smatch on held-out document pairs (250-3,000 
 	$(PY) -m experiments run doc_scale --out results --fresh
 	$(PY) -m experiments figures --out results doc_scale
 
-experiments: $(STAMP)     ## every experiment, full size, writing results/
-	$(PY) -m experiments run --all --out results --jobs $(JOBS)
-	$(PY) -m experiments figures --out results
+experiments: $(STAMP)     ## every experiment, full size, writing results/ (results-synthetic/ without pilot data)
+	$(PY) -m experiments run --all --jobs $(JOBS)
+	$(PY) -m experiments figures
 
 experiments-quick: $(STAMP)  ## every experiment on a small slice (< 3 min), into results-quick/
 	$(PY) -m experiments run --all --quick --out results-quick --jobs $(JOBS)

@@ -5,8 +5,11 @@
                               [--fresh] [--scheduler local|tcp://HOST:PORT]
     python -m experiments figures [--out DIR] [--quiet] [NAME...]
 
-``run`` writes ``<out>/<name>/rows.csv`` and ``meta.json`` per experiment (``<out>``:
-``results``, with ``--quick`` ``results-quick``) and regenerates ``<out>/SUMMARY.md``; ``figures`` draws the figures (PNG, with PDF and SVG beside each) from the
+``run`` writes ``<out>/<name>/rows.csv`` and ``meta.json`` per experiment and regenerates
+``<out>/SUMMARY.md``. ``<out>`` (:func:`default_out`): ``results``, with ``--quick``
+``results-quick``; with no pilot data (synthetic instances only) ``results-synthetic``, so that
+a run without data never overwrites the committed findings (``--out`` overrides, and ``figures``
+takes the same default); ``figures`` draws the figures (PNG, with PDF and SVG beside each) from the
 CSVs alone and regenerates the summary (so it links the figures). Progress: a bar on a terminal;
 otherwise (``make``, CI, a pipe) one log line per experiment and progress lines with an ETA
 (:class:`experiments.runner.ProgressLog`); ``--quiet`` silences both. ``--jobs N`` spreads
@@ -74,6 +77,17 @@ def _scheduler(text: str) -> str:
                                      f"tcp://host:8786, not {text!r}")
 
 
+def default_out(quick: bool = False, env: dict | None = None) -> str:
+    """The results folder when ``--out`` is not given: ``results-quick`` for a quick run;
+    ``results`` when pilot data is in use, else ``results-synthetic`` -- ``results/`` holds the
+    published findings and changes only from real data."""
+    from exactalign.data import resolve_data_dir
+
+    if quick:
+        return "results-quick"
+    return "results" if resolve_data_dir(env).path is not None else "results-synthetic"
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m experiments",
                                 description="Run exactalign's experiments and draw their figures.")
@@ -91,7 +105,8 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--quick", action="store_true", help="the small QUICK configs")
     r.add_argument("--out", default=None,
                    help="output folder (default: results, with --quick results-quick: a quick "
-                        "slice never overwrites the full results)")
+                        "slice never overwrites the full results; without pilot data "
+                        "results-synthetic: a synthetic run never overwrites the findings)")
     r.add_argument("--jobs", type=_jobs, default=1,
                    help="processes for independent instances (default 1; -1 = all CPUs); "
                         "with --scheduler local, its worker processes (default 2)")
@@ -110,7 +125,9 @@ def parser() -> argparse.ArgumentParser:
                         "checkout); needs dask[distributed] (the experiments extra)")
 
     f = sub.add_parser("figures", help="draw figures and SUMMARY.md from the CSVs")
-    f.add_argument("--out", default="results", help="results folder (default: results)")
+    f.add_argument("--out", default=None,
+                   help="results folder (default: results, or results-synthetic without pilot "
+                        "data, as for run)")
     f.add_argument("names", nargs="*", default=[], metavar="NAME",
                    help="experiments to draw (default: every one with a rows.csv)")
     f.add_argument("--quiet", action="store_true", help="no messages")
@@ -120,7 +137,11 @@ def parser() -> argparse.ArgumentParser:
 def _run(args: argparse.Namespace) -> int:
     """``run``: every experiment of ``args`` in turn, on a Dask cluster with ``--scheduler``."""
     if args.out is None:
-        args.out = "results-quick" if args.quick else "results"
+        args.out = default_out(args.quick)
+        if args.out == "results-synthetic" and not args.quiet:
+            print("no pilot data (synthetic instances only): writing results-synthetic/, not "
+                  "results/ (the published findings come from real data; `exactalign data "
+                  "fetch` gets it, --out chooses another folder)", file=sys.stderr)
     if args.scheduler not in (None, "local") and args.jobs != 1:
         print(f"--jobs sets the workers of --scheduler local; the workers of {args.scheduler} "
               "are the cluster's own (leave out --jobs)", file=sys.stderr)
@@ -194,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         return _run(args)
 
     # figures
+    if args.out is None:
+        args.out = default_out()
     if not args.names and not present(args.out):
         print(f"no experiment results (*/rows.csv) under {args.out}: run "
               f"`python -m experiments run --all --out {args.out}` first", file=sys.stderr)

@@ -359,3 +359,28 @@ def test_a_quick_run_never_writes_over_the_full_results(tmp_path, monkeypatch):
     assert (full / "rows.csv").read_text(encoding="utf-8") == "full,rows\n"
     assert (full / "gap_vs_size.png").read_bytes() == b"figure"
     assert not (tmp_path / "results" / "SUMMARY.md").exists()
+
+
+def test_a_run_without_pilot_data_never_writes_over_the_findings(tmp_path, monkeypatch, capsys):
+    """With no pilot data, ``run`` and ``figures`` without ``--out`` write
+    ``results-synthetic/`` and say so: the committed ``results/`` (the findings on real data)
+    stays as it was. With pilot data the default is ``results``."""
+    from experiments.__main__ import default_out
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EXACTALIGN_DATA", "none")
+    full = tmp_path / "results" / "bipartite_scaling"
+    full.mkdir(parents=True)
+    (full / "rows.csv").write_text("full,rows\n", encoding="utf-8")
+    monkeypatch.setattr(bipartite_scaling, "FULL", {**bipartite_scaling.QUICK, "sizes": [10],
+                                                    "replicates": 1, "weights": ["uniform"]})
+    assert main(["run", "bipartite_scaling"]) == 0
+    assert "writing results-synthetic/" in capsys.readouterr().err
+    assert (tmp_path / "results-synthetic" / "bipartite_scaling" / "rows.csv").exists()
+    assert main(["figures", "--quiet"]) == 0
+    assert (tmp_path / "results-synthetic" / "SUMMARY.md").exists()
+    assert (full / "rows.csv").read_text(encoding="utf-8") == "full,rows\n"
+    assert not (tmp_path / "results" / "SUMMARY.md").exists()
+    assert default_out(env={"EXACTALIGN_DATA": "none"}) == "results-synthetic"
+    assert default_out(quick=True, env={"EXACTALIGN_DATA": "none"}) == "results-quick"
+    assert default_out(env={"EXACTALIGN_DATA": str(tmp_path)}) == "results"
