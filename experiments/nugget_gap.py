@@ -185,7 +185,7 @@ def units(config: dict) -> list[dict]:
                     "sys": f"{demo}/char_based/system_A.tbf", "tkn": None})
         out.append({"group": "ace-dev", "system": "system", "gold": "nugget/ace-dev/gold.tbf",
                     "sys": "nugget/ace-dev/system.tbf", "tkn": None})
-        for k in (1, 2, 3):  # recorded, not fetchable: absent from a fetched cache
+        for k in (1, 2, 3):  # made by the recipe ace-perturbed (exactalign.data.recipes)
             if (data.path / "nugget" / "ace-dev" / "perturbed" / f"system{k}.tbf").is_file():
                 out.append({"group": "ace-dev", "system": f"perturbed{k}",
                             "gold": "nugget/ace-dev/gold.tbf",

@@ -508,7 +508,7 @@ def units(config: dict) -> list[dict]:
         out += [{"source": "nugget", "group": "ace-dev", "system": f"perturbed{k}",
                  "gold": "nugget/ace-dev/gold.tbf",
                  "sys": f"nugget/ace-dev/perturbed/system{k}.tbf", "tkn": None}
-                for k in (1, 2, 3)  # recorded, not fetchable: absent from a fetched cache
+                for k in (1, 2, 3)  # made by the recipe ace-perturbed (exactalign.data.recipes)
                 if (data.path / "nugget" / "ace-dev" / "perturbed" / f"system{k}.tbf").is_file()]
     group = "ace-dev-perturbed" if nug else "synthetic-perturbed"
     for rate in config["nugget_rates"]:

@@ -46,7 +46,7 @@ def sha(data: bytes) -> str:
 def test_registry_is_complete_and_consistent():
     assert len(REG.files) == 766 and len(REG.pilot) == 761 and len(REG.extras) == 5
     counts = {k: sum(e.kind == k for e in REG.pilot.values()) for k in KINDS}
-    assert counts == {"fetched": 670, "extracted": 70, "derived": 9, "recorded": 12}
+    assert counts == {"fetched": 670, "extracted": 70, "derived": 16, "recorded": 5}
     assert not set(NOT_DATA) & set(REG.files)
     # the extra files: public sources only, in folders of their own (never mixed with pilot
     # files, so a prefix selects either pilot files or extras)
@@ -465,14 +465,15 @@ def test_python2_is_found_only_when_it_runs(tmp_path, monkeypatch):
 
 
 def test_evmeval_recipes_cover_the_official_reports():
-    """Every official v1.8 report whose inputs a fetch can have is derived by running the
-    scorer; the ones left recorded are on the perturbed systems (recorded) and the coref log."""
+    """Every official v1.8 report (and the coreference run's CoNLL log) is derived by running
+    the scorer, the perturbed ACE systems' too (themselves made by a recipe)."""
     official = {p for p in REG.files if "official-v1.8" in p}
     derived = {p for p in official if REG.files[p].kind == "derived"}
-    assert derived == set(recipes.EVMEVAL_RUNS) | set(recipes.EVMEVAL_COREF_RUNS)
-    assert {p for p in official - derived} == {
-        "nugget/evmeval/official-v1.8/char_based.system_A.coref",
-        *(f"nugget/ace-dev/perturbed/system{k}.official-v1.8.scores" for k in (1, 2, 3))}
+    assert derived == official
+    assert derived == (set(recipes.EVMEVAL_RUNS) | set(recipes.EVMEVAL_COREF_RUNS)
+                       | {"nugget/evmeval/official-v1.8/char_based.system_A.coref"})
+    assert {REG.files[recipes.ace_perturbed_path(k)].recipe for k in (1, 2, 3)} == {
+        "ace-perturbed"}
     for name in ("evmeval-v1.8", "evmeval-v1.8-coref"):
         for need in recipes.RECIPES[name].needs:  # every input is itself obtainable
             assert all(e.kind != "recorded" for e in select(REG, [need])), need

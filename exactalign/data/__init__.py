@@ -39,6 +39,12 @@ SHARED = CHECKOUT.parent / "shared" / "pilot"
 class DataDir:
     path: Path | None
     source: str  # "$EXACTALIGN_DATA", "../shared/pilot", "cache", "$EXACTALIGN_DATA=none", "synthetic"
+    #: The copy ``path`` views, when it is a view (:mod:`exactalign.data.view`): ``rebuilt``
+    #: its derived files read from what their recipes make today, ``left_out`` those whose
+    #: recipe cannot run here.
+    base: Path | None = None
+    rebuilt: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()
 
     @property
     def available(self) -> bool:
@@ -52,6 +58,11 @@ class DataDir:
             return ("no pilot data found ($EXACTALIGN_DATA unset, no ../shared/pilot next to the "
                     "checkout, nothing fetched: run `exactalign data fetch`): experiments use "
                     "their synthetic instances where they have them")
+        if self.base is not None:
+            return (f"pilot data from {self.base} (via {self.source}), {len(self.rebuilt)} "
+                    f"derived files as their recipes make them today"
+                    + (f", {len(self.left_out)} left out (their recipe cannot run here)"
+                       if self.left_out else "") + f": the view {self.path}")
         return f"pilot data from {self.path} (via {self.source})"
 
     def require(self, *parts: str) -> Path:
@@ -98,13 +109,23 @@ def resolve_data_dir(env: dict | None = None) -> DataDir:
         if not p.is_dir():
             raise InputError(f"${ENV_VAR} is set to {value!r}, which is not a directory "
                              f"(or 'none' to use synthetic instances only)")
-        return DataDir(p.resolve(), f"${ENV_VAR}")
+        return _current(p.resolve(), f"${ENV_VAR}", env)
     if SHARED.is_dir():
-        return DataDir(SHARED, "../shared/pilot")
+        return _current(SHARED, "../shared/pilot", env)
     cache = cache_dir(env)
     if cache.is_dir() and _has_files(cache):
         return DataDir(cache, "cache")
     return DataDir(None, "synthetic")
+
+
+def _current(path: Path, source: str, env) -> DataDir:
+    """``path`` as its recipes make it today (:func:`exactalign.data.view.current`)."""
+    from .view import current
+
+    view, rebuilt, left = current(path, source, cache_dir(env))
+    if view == path:
+        return DataDir(path, source)
+    return DataDir(view, source, path, rebuilt, left)
 
 
 def extra_root(prefix: str, env: dict | None = None) -> Path | None:

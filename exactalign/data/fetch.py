@@ -343,3 +343,54 @@ def status(root: Path | None, registry: Registry | None = None,
 
 def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
+
+
+def rebuild(dest: Path, root: Path, paths, *, downloads: Path,
+            registry: Registry | None = None) -> list[str]:
+    """The derived registry files ``paths`` in ``dest`` (a folder in the fetch layout), built
+    by their recipes where each can run here without the network: its ``requires`` met, the
+    files it ``needs`` verified in ``dest`` (another recipe's output) or in ``root``, and its
+    downloads verified under ``downloads`` (the cache an earlier fetch filled). Files already
+    in ``dest`` and verified are kept. Returns the paths of ``paths`` in place and verified; a
+    recipe that cannot run, fails, or makes other bytes leaves its files out
+    (:mod:`exactalign.data.view` says so)."""
+    import hashlib
+    import os
+    import tempfile
+
+    reg = registry or load()
+    entries = [reg.files[p] for p in paths]
+    done = {p for p, s in check(dest, entries).items() if s == "verified"}
+    for name, recipe in recipes.RECIPES.items():  # in order: a recipe may need another's output
+        targets = [e for e in entries if e.recipe == name and e.path not in done]
+        if not targets or not all((downloads / _download_name(reg, recipe.repo, p)).is_file()
+                                  for p in recipe.reads):
+            continue
+        if recipe.requires is not None and recipe.requires() is not None:
+            continue
+
+        def read(p: str, r=recipe) -> bytes:
+            data = (downloads / _download_name(reg, r.repo, p)).read_bytes()
+            if hashlib.sha256(data).hexdigest() != reg.downloads[f"{r.repo}:{p}"].sha256:
+                raise ValueError(f"{r.repo}:{p}: not the registry's bytes")
+            return data
+
+        needed = select(reg, list(recipe.needs)) if recipe.needs else []
+        in_dest = {p for p, s in check(dest, needed).items() if s == "verified"}
+        in_root = {p for p, s in check(root, needed).items() if s == "verified"}
+        if any(e.path not in in_dest | in_root for e in needed):
+            continue
+        try:
+            with tempfile.TemporaryDirectory(prefix="exactalign-rebuild-") as tmp:
+                for e in needed:  # the recipe's root: what it needs, from dest or root
+                    link = Path(tmp, e.path)
+                    link.parent.mkdir(parents=True, exist_ok=True)
+                    os.symlink((dest if e.path in in_dest else root).joinpath(e.path).resolve(),
+                               link)
+                built = recipe.build(read, Path(tmp))
+            for e in targets:
+                _place(dest, e, built[e.path])
+                done.add(e.path)
+        except (InputError, OSError, KeyError, ValueError, subprocess.SubprocessError):
+            continue
+    return [p for p in paths if p in done]

@@ -32,13 +32,24 @@ hash keys sorted at every level, lists in source order, three spaces of indent a
 The parser reads only this file's subset of Perl (hashes, arrays, strings without
 interpolation, numbers and ``+ - * /``) and refuses anything else.
 
+``ace-perturbed``: ``nugget/ace-dev/perturbed/system{1,2,3}.tbf``, three systems made from the
+rebuilt ACE gold by :func:`exactalign.perturb.mentions.perturb` under the fixed rates and seeds of
+:data:`ACE_PERTURBED` -- realistic, distinct error profiles (boundary shifts of up to 8
+characters at both ends, as the ACE systems make them; type and realis errors; misses, spurious
+mentions, merges, splits and double tagging), from a light system (plain F1 0.894 against the
+gold) through a boundary-heavy one (0.797) to a weak one (0.696). The bytes are the registry's
+as long as the generator and numpy's PCG64 stream are unchanged; a change fails the fetch.
+
 ``evmeval-v1.8`` and ``evmeval-v1.8-coref``: the official outputs of EvmEval's
 ``scorer_v1.8.py`` on the pilot's nugget inputs (the four token-based demo systems, the ACE-2005
 dev system; the char-based demo system with its coreference scores), made by running that scorer
 -- downloaded from EvmEval at the pinned commit, with the CoNLL scorer it calls for
 coreference -- under Python 2.7 (``$EXACTALIGN_PYTHON2``, else ``python2.7``/``python2`` on PATH;
 Perl too for the coreference one). Byte-identical to the recorded outputs. Without Python 2.7
-the recipe is skipped (said so), not failed.
+the recipe is skipped (said so), not failed. The coreference run also gives the CoNLL scorer's
+log (``char_based.system_A.coref``) in a normal form (:func:`normal_conll_log`): as the scorer
+writes it, it names the absolute path the scorer ran from and orders each metric's
+per-document blocks by Perl's hash order, which changes from run to run.
 """
 
 from __future__ import annotations
@@ -332,6 +343,36 @@ def conll_expected(read: Callable[[str], bytes]) -> dict[str, bytes]:
             conll_expected_json(read(CONLL_CONFIG).decode("utf-8"))}
 
 
+# ------------------------------------------------------------------ ace-perturbed
+#: system number -> (error rates as keywords of ErrorRates, seed): the three perturbed ACE
+#: systems (module docstring). Changing one changes the files: the registry's sha256s follow.
+ACE_PERTURBED = {
+    1: (dict(miss=0.04, shift=0.22, type=0.04, realis=0.04, spurious=0.03, max_shift=8), 1),
+    2: (dict(miss=0.04, merge=0.04, split=0.04, shift=0.45, type=0.08, realis=0.06, double=0.01,
+             spurious=0.04, max_shift=8), 2),
+    3: (dict(miss=0.10, merge=0.02, split=0.02, shift=0.62, type=0.08, realis=0.05, double=0.02,
+             spurious=0.10, max_shift=8), 3),
+}
+ACE_GOLD = "nugget/ace-dev/gold.tbf"
+
+
+def ace_perturbed_path(k: int) -> str:
+    return f"nugget/ace-dev/perturbed/system{k}.tbf"
+
+
+def ace_perturbed(root: Path) -> dict[str, bytes]:
+    """The three perturbed ACE systems from ``root``'s rebuilt gold (:data:`ACE_PERTURBED`)."""
+    from ..io.tbf import format_tbf, read_tbf
+    from ..perturb.mentions import ErrorRates, perturb
+
+    gold = read_tbf(root / ACE_GOLD)
+    out = {}
+    for k, (rates, seed) in ACE_PERTURBED.items():
+        system = perturb(gold, ErrorRates(**rates), seed, system_id=f"system{k}").system
+        out[ace_perturbed_path(k)] = format_tbf(system).encode("utf-8")
+    return out
+
+
 # ------------------------------------------------------------------ evmeval-v1.8
 #: The scorer's own modules (EvmEval at the pinned commit) and the CoNLL scorer it runs for
 #: coreference (``-c``).
@@ -349,11 +390,47 @@ EVMEVAL_RUNS = {
        for x in "ABCD"},
     "nugget/ace-dev/official-v1.8.scores":
         ("nugget/ace-dev/gold.tbf", "nugget/ace-dev/system.tbf", None),
+    **{f"nugget/ace-dev/perturbed/system{k}.official-v1.8.scores":
+       (ACE_GOLD, ace_perturbed_path(k), None) for k in ACE_PERTURBED},
 }
 EVMEVAL_COREF_RUNS = {
     "nugget/evmeval/official-v1.8/char_based.system_A.scores":
         (f"{_DEMO}/char_based/gold.tbf", f"{_DEMO}/char_based/system_A.tbf", None),
 }
+
+
+def normal_conll_log(text: str, scorer_dir: str | None = None) -> str:
+    """The CoNLL reference scorer's verbose log in a normal form: the path of the scorer on its
+    first line relative to ``scorer_dir`` (the folder the scorer ran from), and within each
+    ``METRIC`` section the per-document blocks sorted by their lines (a block: the key's
+    ``====> (doc); part N:`` entities, the response's, and the document's counts, up to the
+    next document, an empty line or the totals); everything else as written. Two runs of the
+    scorer on the same files give the same normal form."""
+    if scorer_dir:
+        text = text.replace(scorer_dir.rstrip("/") + "/", "")
+    out: list[str] = []
+    blocks: list[list[str]] = []
+
+    def flush() -> None:
+        out.extend(x for b in sorted(blocks) for x in b)
+        blocks.clear()
+
+    headers = 0  # "====>" lines in the open block (blocks[-1]); 0: no block open
+    for line in text.split("\n"):
+        if line.startswith("====> "):
+            if headers in (0, 2):  # a new document's block
+                blocks.append([])
+                headers = 0
+            headers += 1
+            blocks[-1].append(line)
+        elif headers and line and not line.startswith("====== TOTALS"):
+            blocks[-1].append(line)
+        else:
+            headers = 0
+            flush()
+            out.append(line)
+    flush()
+    return "\n".join(out)
 
 
 def python2() -> str | None:
@@ -404,6 +481,10 @@ def _run_evmeval(read: Callable[[str], bytes], root: Path, runs: dict, files: tu
                 tail = p.stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
                 raise ValueError(f"scorer_v1.8.py exited {p.returncode}: {tail[0][:200]}")
             out[name] = Path(tmp, "out.scores").read_bytes()
+            if coref:
+                log = Path(tmp, "out.coref").read_text(encoding="utf-8")
+                out[name.replace(".scores", ".coref")] = normal_conll_log(
+                    log, tmp).encode("utf-8")
     return out
 
 
@@ -413,7 +494,8 @@ def evmeval_official(read: Callable[[str], bytes], root: Path) -> dict[str, byte
 
 
 def evmeval_official_coref(read: Callable[[str], bytes], root: Path) -> dict[str, bytes]:
-    """EvmEval v1.8's report on the char-based demo system, coreference included."""
+    """EvmEval v1.8's report on the char-based demo system, coreference included, and the
+    CoNLL scorer's log of that run in its normal form (:func:`normal_conll_log`)."""
     return _run_evmeval(read, root, EVMEVAL_COREF_RUNS, EVMEVAL_SCORER + EVMEVAL_CONLL,
                         coref=True)
 
@@ -439,7 +521,11 @@ RECIPES: dict[str, Recipe] = {
                       lambda read, root: ace_dev(read)),
     "conll-expected": Recipe("conll/reference-coreference-scorers", (CONLL_CONFIG,),
                              lambda read, root: conll_expected(read)),
-    # after ace-dev: it needs nugget/ace-dev/{gold,system}.tbf in place
+    # after ace-dev: it needs the rebuilt gold in place
+    "ace-perturbed": Recipe("hunterhector/EvmEval", (), lambda read, root: ace_perturbed(root),
+                            (ACE_GOLD,)),
+    # after ace-dev and ace-perturbed: it needs nugget/ace-dev/{gold,system}.tbf and the
+    # perturbed systems in place
     "evmeval-v1.8": Recipe("hunterhector/EvmEval", EVMEVAL_SCORER, evmeval_official,
                            _inputs(EVMEVAL_RUNS), _needs_python2),
     "evmeval-v1.8-coref": Recipe("hunterhector/EvmEval", EVMEVAL_SCORER + EVMEVAL_CONLL,
