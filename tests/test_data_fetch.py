@@ -46,7 +46,7 @@ def sha(data: bytes) -> str:
 def test_registry_is_complete_and_consistent():
     assert len(REG.files) == 766 and len(REG.pilot) == 761 and len(REG.extras) == 5
     counts = {k: sum(e.kind == k for e in REG.pilot.values()) for k in KINDS}
-    assert counts == {"fetched": 670, "extracted": 70, "derived": 16, "recorded": 5}
+    assert counts == {"fetched": 670, "extracted": 70, "derived": 21, "recorded": 0}
     assert not set(NOT_DATA) & set(REG.files)
     # the extra files: public sources only, in folders of their own (never mixed with pilot
     # files, so a prefix selects either pilot files or extras)

@@ -45,8 +45,10 @@ def test_a_stale_derived_file_is_read_as_its_recipe_makes_it(tmp_path, capsys):
     assert hashlib.sha256(data).hexdigest() == REG.files[system1].sha256
     assert (d.path / GOLD).read_bytes() == (root / GOLD).read_bytes()
     assert not (d.path / ace_perturbed_path(2)).exists()  # absent from the copy: absent here
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "1 derived files differ from what their recipes" in err
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].endswith("rebuilding 1 derived files with the recipe ace-perturbed "
+                           f"({system1}) into {tmp_path / 'cache' / '.rebuilt' / 'files'}, once")
+    assert len(err) == 2 and "1 derived files differ from what their recipes" in err[1]
     again = resolve_data_dir(env)  # the same view, said once
     assert again == d and capsys.readouterr().err == ""
     assert "as their recipes make them today" in d.describe()
@@ -119,3 +121,24 @@ def test_the_conll_log_normal_form_is_the_same_for_either_hash_order():
     assert sorted(a.splitlines()) == sorted(LOG_A.replace("/tmp/run1/", "").splitlines())
     # d1 before d2 in both sections now
     assert a.index("(d1)") < a.index("(d2)") and a.rindex("====> (d1)") < a.rindex("====> (d2)")
+
+
+def test_a_recipe_that_fails_is_not_run_again_by_every_process(tmp_path, monkeypatch, capsys):
+    from exactalign.data import recipes, view
+
+    calls = []
+
+    def broken(read, root):
+        calls.append(root)
+        raise ValueError("the generator changed")
+
+    monkeypatch.setitem(recipes.RECIPES, "ace-perturbed",
+                        recipes.RECIPES["ace-perturbed"]._replace(build=broken))
+    system1 = ace_perturbed_path(1)
+    root = _copy_with(tmp_path, {system1: b"old\n"})
+    env = {ENV_VAR: str(root), "EXACTALIGN_CACHE": str(tmp_path / "cache")}
+    d = resolve_data_dir(env)
+    assert d.left_out == (system1,) and len(calls) == 1
+    view._told.clear()  # as a new process would
+    assert resolve_data_dir(env).left_out == (system1,) and len(calls) == 1
+    assert "left out" in capsys.readouterr().err

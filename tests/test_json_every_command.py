@@ -273,8 +273,9 @@ CASES = [
     Case("info", ("info",), fresh=True),
     Case("data-status", ("data", "status"), fresh=True),
     Case("data-manifest", ("data", "manifest", "--only", "drs/gold"), fresh=True),
-    # only recorded files selected: nothing to download, so no network
-    Case("data-fetch", ("data", "fetch", "--only", "amr/reference", "--dest", "{data_dest}"),
+    # one file from an empty mirror on disk: no network, the failure reported in the JSON
+    Case("data-fetch", ("data", "fetch", "--only", "amr/smatch-tests/LICENSE.txt", "--dest",
+                        "{data_dest}", "--base-url", "file://{data_dest}/no-mirror"), rc=1,
          fresh=True),
     Case("nugget-ilp", ("nugget", "-g", "{gold_tbf}", "-s", "{sys_tbf}", "--mapping", "all",
                         "--exact-method", "ilp"), ALL, **ROUTE),

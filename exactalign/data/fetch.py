@@ -346,14 +346,18 @@ def log(msg: str) -> None:
 
 
 def rebuild(dest: Path, root: Path, paths, *, downloads: Path,
-            registry: Registry | None = None) -> list[str]:
+            registry: Registry | None = None,
+            progress: Callable[[str], None] | None = None,
+            skip: frozenset = frozenset(), failed: set | None = None) -> list[str]:
     """The derived registry files ``paths`` in ``dest`` (a folder in the fetch layout), built
     by their recipes where each can run here without the network: its ``requires`` met, the
     files it ``needs`` verified in ``dest`` (another recipe's output) or in ``root``, and its
     downloads verified under ``downloads`` (the cache an earlier fetch filled). Files already
     in ``dest`` and verified are kept. Returns the paths of ``paths`` in place and verified; a
     recipe that cannot run, fails, or makes other bytes leaves its files out
-    (:mod:`exactalign.data.view` says so)."""
+    (:mod:`exactalign.data.view` says so). ``progress`` is told, before each recipe runs, what
+    it rebuilds; recipes named in ``skip`` are not run, and the names of those that fail are
+    added to ``failed``."""
     import hashlib
     import os
     import tempfile
@@ -363,7 +367,7 @@ def rebuild(dest: Path, root: Path, paths, *, downloads: Path,
     done = {p for p, s in check(dest, entries).items() if s == "verified"}
     for name, recipe in recipes.RECIPES.items():  # in order: a recipe may need another's output
         targets = [e for e in entries if e.recipe == name and e.path not in done]
-        if not targets or not all((downloads / _download_name(reg, recipe.repo, p)).is_file()
+        if not targets or name in skip or not all((downloads / _download_name(reg, recipe.repo, p)).is_file()
                                   for p in recipe.reads):
             continue
         if recipe.requires is not None and recipe.requires() is not None:
@@ -380,6 +384,10 @@ def rebuild(dest: Path, root: Path, paths, *, downloads: Path,
         in_root = {p for p, s in check(root, needed).items() if s == "verified"}
         if any(e.path not in in_dest | in_root for e in needed):
             continue
+        if progress is not None:
+            progress(f"rebuilding {len(targets)} derived files with the recipe {name} "
+                     f"({targets[0].path}{', ...' if len(targets) > 1 else ''}) into {dest}, "
+                     "once")
         try:
             with tempfile.TemporaryDirectory(prefix="exactalign-rebuild-") as tmp:
                 for e in needed:  # the recipe's root: what it needs, from dest or root
@@ -392,5 +400,6 @@ def rebuild(dest: Path, root: Path, paths, *, downloads: Path,
                 _place(dest, e, built[e.path])
                 done.add(e.path)
         except (InputError, OSError, KeyError, ValueError, subprocess.SubprocessError):
-            continue
+            if failed is not None:
+                failed.add(name)
     return [p for p in paths if p in done]

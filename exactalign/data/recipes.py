@@ -32,6 +32,10 @@ hash keys sorted at every level, lists in source order, three spaces of indent a
 The parser reads only this file's subset of Perl (hashes, arrays, strings without
 interpolation, numbers and ``+ - * /``) and refuses anything else.
 
+``amr-reference``: ``amr/reference/*.json``, smatch 1.0.4's triple counts and hill-climbing
+matches under 10 seeds and Smatch++'s ILP optimum of smatch's objective, per AMR pair, computed
+by the peers themselves (:mod:`exactalign.data.amr_reference`).
+
 ``ace-perturbed``: ``nugget/ace-dev/perturbed/system{1,2,3}.tbf``, three systems made from the
 rebuilt ACE gold by :func:`exactalign.perturb.mentions.perturb` under the fixed rates and seeds of
 :data:`ACE_PERTURBED` -- realistic, distinct error profiles (boundary shifts of up to 8
@@ -66,6 +70,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
+
+from . import amr_reference
 
 ACE_SPAN_DIR = "util/visualization/corpus/ace_dev/span"
 #: The 30 documents, in output (byte-wise sorted) order.
@@ -528,6 +534,10 @@ RECIPES: dict[str, Recipe] = {
     # perturbed systems in place
     "evmeval-v1.8": Recipe("hunterhector/EvmEval", EVMEVAL_SCORER, evmeval_official,
                            _inputs(EVMEVAL_RUNS), _needs_python2),
+    # the peers themselves on the AMR pairs (exactalign.data.amr_reference): slow (about two
+    # minutes, most of it on the 1,380 bamboo pairs), and only with the peers extra
+    "amr-reference": Recipe("snowblink14/smatch", (), lambda read, root: amr_reference.build(root),
+                            amr_reference.needs(), amr_reference.requires),
     "evmeval-v1.8-coref": Recipe("hunterhector/EvmEval", EVMEVAL_SCORER + EVMEVAL_CONLL,
                                  evmeval_official_coref, _inputs(EVMEVAL_COREF_RUNS),
                                  _needs_python2_and_perl),

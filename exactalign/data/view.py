@@ -14,6 +14,7 @@ fetch that could not run its recipe; the data layer says so once per process on 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -68,7 +69,21 @@ def current(path: Path, source: str, cache: Path):
     try:
         from .fetch import rebuild
 
-        built = rebuild(store / "files", path, stale, downloads=cache, registry=reg)
+        with _locked(store):  # one process rebuilds; the others then find the files in place
+            # a recipe that failed once with this registry is not run again by every process
+            record = store / "failed.json"
+            try:
+                before = json.loads(record.read_text()) if record.is_file() else {}
+            except ValueError:
+                before = {}
+            failed: set[str] = set()
+            built = rebuild(store / "files", path, stale, downloads=cache, registry=reg,
+                            progress=lambda msg: print(f"exactalign: {source}: {msg}",
+                                                       file=sys.stderr, flush=True),
+                            skip=frozenset(before.get(reg.digest(), [])), failed=failed)
+            if failed:
+                record.write_text(json.dumps(
+                    {reg.digest(): sorted(failed | set(before.get(reg.digest(), [])))}))
         view = _view(path, store, reg, built)
     except OSError as exc:
         _notice(f"exactalign: {source}: {len(stale)} derived files differ from what their "
@@ -79,10 +94,27 @@ def current(path: Path, source: str, cache: Path):
     msg = (f"exactalign: {source}: {len(stale)} derived files differ from what their recipes "
            f"make today; reading {len(built)} rebuilt ones from {store / 'files'}")
     if left:
-        msg += (f"; {len(left)} left out (their recipe cannot run here, e.g. {left[0]}: "
-                "`exactalign data fetch` with Python 2.7 and Perl rebuilds them)")
+        msg += (f"; {len(left)} left out (their recipe cannot run here, e.g. {left[0]}; "
+                "docs/data.md says what each recipe needs)")
     _notice(msg, key=str(view))
     return view, tuple(built), left
+
+
+@contextlib.contextmanager
+def _locked(store: Path):
+    """An exclusive lock on ``store`` (a file lock: processes wait for each other)."""
+    store.mkdir(parents=True, exist_ok=True)
+    with open(store / ".lock", "w") as fh:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: no lock
+            yield
+            return
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def _notice(msg: str, key: str) -> None:
