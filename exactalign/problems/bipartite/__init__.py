@@ -52,9 +52,7 @@ under their old names too (``_improvable`` is :func:`improvable`, ...).
 
 from __future__ import annotations
 
-import sys
-import types
-
+from ...core.namespace import one_namespace
 from . import assignment, heuristics, ilp, instance, methods, optima
 from .assignment import (
     DENSE_CELLS,
@@ -108,26 +106,8 @@ LEGACY_NAMES = {
     "_small_distances": "small_distances",
     "_solve_ilp": "solve_ilp",
 }
-for _old, _new in LEGACY_NAMES.items():
-    globals()[_old] = globals()[_new]
 
 #: The package's modules, in import order.
 PARTS = (instance, assignment, heuristics, ilp, methods, optima)
 
-
-class _OneNamespace(types.ModuleType):
-    """The package as one namespace: a name set on it is set in every module of :data:`PARTS`
-    that holds it (where it was defined and where it was imported), as it was when the package
-    was one module."""
-
-    def __setattr__(self, name, value):
-        public = LEGACY_NAMES.get(name, name)
-        for part in PARTS:
-            if public in vars(part):
-                setattr(part, public, value)
-        if public != name:
-            super().__setattr__(public, value)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _OneNamespace
+one_namespace(__name__, PARTS, LEGACY_NAMES)
