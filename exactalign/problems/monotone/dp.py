@@ -10,6 +10,7 @@ from ...core.errors import InputError
 from .instance import MonotoneInstance
 
 
+# --------------------------------------------------------------------------------------------
 # exact: dynamic programming on two sequences
 # --------------------------------------------------------------------------------------------
 def sequence_dp(inst: MonotoneInstance) -> tuple[float, np.ndarray]:

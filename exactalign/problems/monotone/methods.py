@@ -12,6 +12,7 @@ from .heuristics import HEURISTICS, brute_force, local_search
 from .ilp import FORMULATIONS, solve_ilp
 from .instance import MonotoneInstance, check
 
+# --------------------------------------------------------------------------------------------
 # solve
 # --------------------------------------------------------------------------------------------
 EXACT_METHODS = ("exact", "dp", "ilp", "brute")
