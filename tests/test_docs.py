@@ -2,7 +2,8 @@
 
 Cheap checks on the markdown itself, no site build needed:
 
-* every relative link of a page, and every page of the ``nav``, points to a file that exists;
+* every relative link of a page (and of the README, checked as a page), and every page of the
+  ``nav``, points to a file that exists;
 * every repository path (``exactalign/...``, ``tests/...``) and every dotted name
   (``exactalign.metrics.coref``) a page quotes in inline code exists;
 * every ``pycon`` block runs as a doctest (one namespace per page, in a copy of
@@ -38,6 +39,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 PAGES = sorted(DOCS.rglob("*.md"))
+#: The README is checked as a page (links, quoted names, commands, runnable blocks), not in the nav.
+README = ROOT / "README.md"
+CHECKED = [*PAGES, README]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 FENCE = re.compile(r"^(?P<marker><!--\s*run(?:\s+exit=(?P<exit>\d+))?\s*-->\n)?"
@@ -113,7 +117,7 @@ def test_nav_pages_exist():
     assert not orphans, f"pages not in mkdocs.yml's nav: {orphans}"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=rel)
+@pytest.mark.parametrize("page", CHECKED, ids=rel)
 def test_links_point_to_existing_files(page):
     broken = []
     for target in LINK.findall(prose(page)):
@@ -141,7 +145,7 @@ def resolve_dotted(name: str) -> bool:
     return False
 
 
-@pytest.mark.parametrize("page", PAGES, ids=rel)
+@pytest.mark.parametrize("page", CHECKED, ids=rel)
 def test_quoted_paths_and_names_exist(page):
     missing = []
     for code in INLINE_CODE.findall(prose(page)):
@@ -165,7 +169,7 @@ def test_declared_metric_table_lists_the_library():
 # --------------------------------------------------------------------------------------------
 # python examples
 # --------------------------------------------------------------------------------------------
-PYCON_PAGES = [p for p in PAGES if any(b["lang"] == "pycon" for b in blocks(p))]
+PYCON_PAGES = [p for p in CHECKED if any(b["lang"] == "pycon" for b in blocks(p))]
 
 
 @pytest.mark.parametrize("page", PYCON_PAGES, ids=rel)
@@ -196,7 +200,7 @@ def make_targets() -> set[str]:
     return set(re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(), re.M))
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if shell_lines(p)], ids=rel)
+@pytest.mark.parametrize("page", [p for p in CHECKED if shell_lines(p)], ids=rel)
 def test_shell_examples_name_existing_commands(page):
     known, targets = subcommands(), make_targets()
     bad = []
@@ -218,7 +222,7 @@ def test_shell_examples_name_existing_commands(page):
 
 
 RUNNABLE = [pytest.param(page, k, b, id=f"{rel(page)}#{k}")
-            for page in PAGES for k, b in enumerate(blocks(page)) if b["run"] is not None]
+            for page in CHECKED for k, b in enumerate(blocks(page)) if b["run"] is not None]
 
 
 def run_command(cmd: str) -> tuple[int, str]:

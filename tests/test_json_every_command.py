@@ -36,7 +36,7 @@ from exactalign.problems.latent import bnb
 
 BACKENDS = cli.BACKENDS
 
-#: The keys every solve object carries (README, "JSON output (stable keys)").
+#: The keys every solve object carries (docs/commands.md, "JSON output (stable keys)").
 SOLVE_KEYS = {"status", "proven_optimal", "objective", "bound", "gap", "method", "backend",
               "wall_time", "nodes", "seed", "solver_version", "components", "presolve",
               "fallback"}

@@ -40,7 +40,7 @@ def add_score_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--metric", action="append", metavar="NAME",
                    help="a shipped metric (see --list); repeat for several")
     p.add_argument("--spec", metavar="FILE",
-                   help="a metric declared in a TOML or JSON file (see the README); with "
+                   help="a metric declared in a TOML or JSON file (see docs/commands.md); with "
                         "--metric, scored after the --metric ones")
     p.add_argument("--format", choices=("jsonl", "amr", "conll", "ree", "gtt"), default="jsonl",
                    help="the files' format: jsonl (one document per line, see --schema), or a "

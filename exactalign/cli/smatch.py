@@ -1,7 +1,9 @@
 """``exactalign smatch -f TEST GOLD``: Smatch of two parallel AMR files, exact and/or smatch's
 hill-climbing.
 
-Registered in :data:`exactalign.cli.COMMANDS`; importing this module is cheap (no numpy).
+Registered in :data:`exactalign.cli.COMMANDS`; importing this module is cheap (no numpy). It
+asks :func:`exactalign.metrics.smatch_report.report_files` for the run's report and only
+formats it.
 Flags shared with ``smatch`` 1.0.4: ``-f``, ``-r`` (restarts, default 4), ``--pr``,
 ``--significant``. ``--seed`` seeds the hill-climbing (one ``random.Random`` over the pairs) and
 HiGHS; ``--backend`` solves the rare MIPs (LPs always on HiGHS); ``--time-limit`` bounds the
@@ -115,66 +117,51 @@ def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_smatch(args: argparse.Namespace) -> int:
-    from ..metrics import smatch
-    from ..metrics.aggregation import PRECISION_FIRST
+    """Ask :mod:`exactalign.metrics.smatch_report` for the run's report, then format it: text
+    as smatch prints it, or the ``--json`` object."""
+    from ..metrics.smatch_report import report_files
     from .common import print_json
 
     test, gold = args.f
-    sc = smatch.score_files(test, gold, method=args.method, variant=args.variant,
-                            restarts=args.r, seed=args.seed, time_limit=args.time_limit,
-                            backend=args.backend, duplicates=args.duplicates,
-                            restrict=args.restrict, jobs=args.jobs)
-    for d in sc.duplicates:
-        print(f"exactalign: warning: {d.message(test if d.side == 'test' else gold)}",
-              file=sys.stderr)
-    overall = {}
-    for m in sc.methods:
-        matched, t, g = sc.totals(m)
-        proven = sum(1 for x in sc.pairs if x.exact is not None and x.exact.proven_optimal)
-        overall[m] = {**sc.scores(m).to_dict(counts=False, order=PRECISION_FIRST),
-                      "matched": matched, "test_triples": t, "gold_triples": g,
-                      "proven_pairs": proven if m == "exact" else None,
-                      "wall_time": sc.wall_time[m]}
+    rep = report_files(test, gold, rows=args.json or args.pairs, details=args.pairs,
+                       method=args.method, variant=args.variant, restarts=args.r,
+                       seed=args.seed, time_limit=args.time_limit, backend=args.backend,
+                       duplicates=args.duplicates, restrict=args.restrict, jobs=args.jobs)
+    for w in rep.warnings:
+        print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:
-        print_json(_json(args, sc, overall))
+        print_json(_json(rep))
         return 0
     fmt = f"%.{args.significant}f"
-    for m in sc.methods:
-        o = overall[m]
-        if len(sc.methods) > 1:
+    for m in rep.methods:
+        score = rep.overall[m].score
+        if len(rep.methods) > 1:
             print(f"[{m}]")
         if args.pr:
-            print("Precision: " + fmt % o["precision"])
-            print("Recall: " + fmt % o["recall"])
-        print("F-score: " + fmt % o["f1"])
-    if "exact" in overall:
-        o = overall["exact"]
-        print(f"exact: {o['proven_pairs']}/{len(sc.pairs)} pairs proven optimal, "
-              f"{int(o['matched'])} of {o['test_triples']} test / {o['gold_triples']} gold "
+            print("Precision: " + fmt % score.precision)
+            print("Recall: " + fmt % score.recall)
+        print("F-score: " + fmt % score.f1)
+    ex = rep.overall.get("exact")
+    if ex is not None:
+        print(f"exact: {ex.proven_pairs}/{rep.pairs_scored} pairs proven optimal, "
+              f"{int(ex.matched)} of {ex.test_triples} test / {ex.gold_triples} gold "
               f"triples matched")
-        if o["proven_pairs"] < len(sc.pairs):  # the optimum lies between the two
-            bound = sum(x.exact.bound for x in sc.pairs)
-            best = smatch.smatch_scores(bound, o["test_triples"], o["gold_triples"]).f1
-            print(f"exact: at most {int(bound)} triples can be matched (the pairs' bounds), "
-                  "F-score at most " + fmt % best)
-    if "hillclimb" in overall:
-        stopped = sum(1 for x in sc.pairs if x.hillclimb.details.get("stopped"))
-        if stopped:
-            print(f"hill-climbing stopped by the time limit on {stopped} of {len(sc.pairs)} "
-                  "pairs (each keeps the best mapping it reached)")
-    if len(sc.methods) > 1:
-        below = sum(1 for x in sc.pairs if x.hillclimb.objective < x.exact.objective)
-        short = overall["exact"]["matched"] - overall["hillclimb"]["matched"]
-        print(f"hill-climbing (-r {args.r}, seed {args.seed}) is below the optimum on {below} "
-              f"of {len(sc.pairs)} pairs, {int(short)} triples, "
-              f"{100 * (overall['exact']['f1'] - overall['hillclimb']['f1']):.4f} F1 points")
+        if rep.bound is not None:
+            print(f"exact: at most {int(rep.bound)} triples can be matched (the pairs' bounds), "
+                  "F-score at most " + fmt % rep.bound_f1)
+    if rep.hillclimb_stopped:
+        print(f"hill-climbing stopped by the time limit on {rep.hillclimb_stopped} of "
+              f"{rep.pairs_scored} pairs (each keeps the best mapping it reached)")
+    if rep.below is not None:
+        print(f"hill-climbing (-r {args.r}, seed {args.seed}) is below the optimum on "
+              f"{rep.below} of {rep.pairs_scored} pairs, {int(rep.short)} triples, "
+              f"{rep.f1_points:.4f} F1 points")
     if args.pairs:
-        for x in sc.pairs:
-            rep = smatch.pair_report(x, args.variant)
-            cells = [f"pair {x.index}: test {x.test_triples} gold {x.gold_triples}"]
-            for m in sc.methods:
-                d = rep[m]
-                cells.append(f"{m} {int(d['matched'])} F {fmt % d['score']['f1']}"
+        for x in rep.pairs:
+            cells = [f"pair {x.id}: test {x.test_triples} gold {x.gold_triples}"]
+            for m in rep.methods:
+                d = x.solves[m]
+                cells.append(f"{m} {int(x.matched[m])} F {fmt % x.scores[m].f1}"
                              + (f" {d['status']} bound {d['bound']:g}" if m == "exact" else "")
                              + (f" {d['status']}" if m == "hillclimb"
                                 and d["status"] == "time_limit" else ""))
@@ -186,43 +173,35 @@ def _counts(matched, test: int, gold: int) -> dict:
     return {"matched": matched, "test_triples": test, "gold_triples": gold}
 
 
-def _json(args: argparse.Namespace, sc, overall: dict) -> dict:
-    """The ``--json`` object (module docstring)."""
-    from ..metrics import smatch
-    from .common import combined_solve, prf
+def _json(rep) -> dict:
+    """The ``--json`` object (module docstring) of a
+    :class:`~exactalign.metrics.smatch_report.SmatchReport`."""
+    from .common import prf
 
-    test, gold = args.f
     return {
-        "test": test, "gold": gold, "variant": args.variant, "duplicates": args.duplicates,
-        "duplicate_triples": len(sc.duplicates), "pairs_scored": len(sc.pairs),
-        "overall": {m: prf(o["recall"], o["precision"], o["f1"],
-                           _counts(o["matched"], o["test_triples"], o["gold_triples"]))
-                    for m, o in overall.items()},
-        "methods": {m: {"proven_pairs": o["proven_pairs"], "wall_time": o["wall_time"]}
-                    for m, o in overall.items()},
-        "solves": {m: combined_solve((x.result(m) for x in sc.pairs), m) for m in sc.methods},
-        "documents": [_pair_json(x, sc.methods, args, smatch, prf) for x in sc.pairs],
+        "test": rep.test, "gold": rep.gold, "variant": rep.variant,
+        "duplicates": rep.duplicates, "duplicate_triples": rep.duplicate_triples,
+        "pairs_scored": rep.pairs_scored,
+        "overall": {m: prf(o.score.recall, o.score.precision, o.score.f1,
+                           _counts(o.matched, o.test_triples, o.gold_triples))
+                    for m, o in rep.overall.items()},
+        "methods": {m: {"proven_pairs": o.proven_pairs, "wall_time": o.wall_time}
+                    for m, o in rep.overall.items()},
+        "solves": {m: o.solve for m, o in rep.overall.items()},
+        "documents": [_pair_json(x, prf) for x in rep.pairs],
     }
 
 
-def _pair_json(x, methods, args, smatch, prf) -> dict:
+def _pair_json(x, prf) -> dict:
     """One pair as a document row: ``id`` (its 0-based position in the files), triple counts,
     ``scores`` and ``solves`` per method, ``gap`` (both methods); with ``--pairs`` each solve
     also carries :func:`~exactalign.metrics.smatch.pair_report`'s ``alignment``, ``matched``,
     ``proven_by`` and ``matched_triples``."""
-    report = smatch.pair_report(x, args.variant) if args.pairs else None
-    scores, solves = {}, {}
-    for m in methods:
-        s = x.scores(m)
-        scores[m] = prf(s.recall, s.precision, s.f1,
-                        _counts(s.recall_num, x.test_triples, x.gold_triples))
-        if report is None:
-            solves[m] = x.result(m).to_dict()
-        else:
-            solves[m] = {k: v for k, v in report[m].items() if k != "score"}
-    row = {"id": x.index, "scores": scores, "solves": solves,
+    scores = {m: prf(s.recall, s.precision, s.f1,
+                     _counts(s.recall_num, x.test_triples, x.gold_triples))
+              for m, s in x.scores.items()}
+    row = {"id": x.id, "scores": scores, "solves": dict(x.solves),
            "test_triples": x.test_triples, "gold_triples": x.gold_triples}
-    if x.exact is not None and x.hillclimb is not None:
-        row["gap"] = {"triples": x.exact.objective - x.hillclimb.objective,
-                      "f1_points": 100 * (x.scores("exact").f1 - x.scores("hillclimb").f1)}
+    if x.gap is not None:
+        row["gap"] = dict(x.gap)
     return row
