@@ -344,3 +344,47 @@ def pair_tables(gold: dict, pred: dict, gold_path=None, pred_path=None) -> list[
         if name not in gold:
             raise InputError(f"table {name}: no gold table of that name", path=gold_path)
     return [(gold[n], pred[n]) for n in gold]
+
+
+@dataclass(frozen=True)
+class CorpusReport:
+    """GriTS of every table pair of two files: the per-table reports, in gold order, and the
+    corpus scores per ``(variant, method)``: micro (``tp`` and positions summed over the tables,
+    grits-metric's ``compute_grits``) and macro (the mean of the tables' P, R and F,
+    ``compute_mean_grits_per_sample``)."""
+
+    gold: str
+    pred: str
+    tables: tuple[GritsReport, ...]
+    micro: dict  # (variant, method) -> (f, p, r, tp, n_true, n_pred)
+    macro: dict  # (variant, method) -> (f, p, r)
+
+    @property
+    def keys(self) -> list[tuple[str, str]]:
+        return list(self.micro)
+
+
+def score_files(gold_path, pred_path, *, variant: str = "all", method: str = "both",
+                shortcuts: bool = True, exact_method: str = "bnb", backend: str = "highs",
+                time_limit: float | None = None) -> CorpusReport:
+    """GriTS of the tables of ``pred_path`` against those of ``gold_path`` (any format of
+    :func:`exactalign.io.tables.read_tables`, paired by name): the Python face of ``exactalign
+    grits``. ``time_limit`` applies to each exact solve."""
+    from ..io.tables import read_tables
+
+    gold, pred = read_tables(gold_path), read_tables(pred_path)
+    pairs = pair_tables(gold, pred, gold_path, pred_path)
+    reports = tuple(score(a, b, variant=variant, method=method, shortcuts=shortcuts,
+                          exact_method=exact_method, backend=backend, time_limit=time_limit)
+                    for a, b in pairs)
+    micro: dict = {}
+    per: dict = {}
+    for (a, b), rep in zip(pairs, reports, strict=True):
+        for s in rep.sides:
+            key = (s.variant, s.method)
+            tp, nt, npred = micro[key][3:] if key in micro else (0.0, 0, 0)
+            tp, nt, npred = tp + s.tp, nt + a.size, npred + b.size
+            micro[key] = (*fscore(tp, nt, npred), tp, nt, npred)
+            per.setdefault(key, []).append((s.f1, s.precision, s.recall))
+    macro = {k: tuple(sum(x[i] for x in v) / len(v) for i in range(3)) for k, v in per.items()}
+    return CorpusReport(str(gold_path), str(pred_path), reports, micro, macro)
