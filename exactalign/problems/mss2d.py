@@ -36,7 +36,8 @@ Methods (:func:`solve`):
            ``sum_k x[i, j, k, l] <= z[j, l]`` for every ``(i, j, l)`` and ``sum_l x[i, j, k, l]
            <= y[i, k]`` for every ``(i, j, k)`` (a true row has one partner, a true column one),
            maximise ``sum W x``. With ``y`` and ``z`` integral the optimal ``x`` is their
-           product on the positive entries. Warm-started from the incumbent.
+           product on the positive entries. Not warm-started (the chain formulation's auxiliary
+           columns are the monotone module's own); the cross-check of ``bnb``.
 ``brute``  every pair of monotone matchings (tiny matrices; the oracle of the tests).
 
 Every alignment is re-verified by :func:`check`, which recomputes the objective.
@@ -355,27 +356,6 @@ def ilp_model(inst: Mss2dInstance) -> Mss2dModel:
                       nc - len(col_pairs), cells)
 
 
-def _warm_start(built: Mss2dModel, inst: Mss2dInstance, alignment) -> np.ndarray:
-    rows = np.asarray(alignment[0], dtype=np.int64).reshape(-1, 2)
-    cols = np.asarray(alignment[1], dtype=np.int64).reshape(-1, 2)
-    rt, ct, rp, cp = inst.shape
-    Y = np.zeros((rt, rp), dtype=bool)
-    Y[rows[:, 0], rows[:, 1]] = True
-    Z = np.zeros((ct, cp), dtype=bool)
-    Z[cols[:, 0], cols[:, 1]] = True
-    i, j, k, l = built.cells.T  # noqa: E741
-    x = (Y[i, k] & Z[j, l]).astype(np.float64)
-    y = Y[built.row_pairs[:, 0], built.row_pairs[:, 1]].astype(np.float64)
-    z = Z[built.col_pairs[:, 0], built.col_pairs[:, 1]].astype(np.float64)
-    ry = np.flatnonzero(y)
-    cz = np.flatnonzero(z)
-    rinst = monotone.MonotoneInstance.sequences(np.ones((rt, rp)))
-    cinst = monotone.MonotoneInstance.sequences(np.ones((ct, cp)))
-    raux = monotone._chain(rinst).aux_of(ry)
-    caux = monotone._chain(cinst).aux_of(cz)
-    return np.concatenate([x, y, raux, z, caux])
-
-
 def _decode(built: Mss2dModel, x: np.ndarray):
     nr = len(built.row_pairs)
     nc = len(built.col_pairs)
@@ -394,7 +374,7 @@ def solve(inst: Mss2dInstance, method: str = "bnb", *, incumbent=None, bound: fl
           backend: str = "highs", time_limit: float | None = None, seed: int = 0) -> Result:
     """Solve ``inst`` exactly with ``method`` (``bnb``, ``ilp``, ``brute``) and return a verified
     :class:`~exactalign.core.result.Result` (alignment ``(rows, cols)``). ``incumbent``: a known
-    alignment (the factored one) to start from; ``bound``: a known upper bound (GriTS's), which
+    alignment (the factored one) the branch and bound starts from; ``bound``: a known upper bound (GriTS's), which
     the answer's bound never exceeds."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} for the 2D-MSS; choose one of "
@@ -419,10 +399,6 @@ def solve(inst: Mss2dInstance, method: str = "bnb", *, incumbent=None, bound: fl
                                             "row DP bound"})
     built = ilp_model(inst)
     options = SolveOptions(time_limit=time_limit, seed=seed)
-    if incumbent is not None:
-        from dataclasses import replace
-
-        options = replace(options, warm_start=_warm_start(built, inst, incumbent))
     out = solve_model(built.model, backend, options)
     res = verified_result(out, built.model, decode=lambda x: _decode(built, x),
                           check=lambda al: check(inst, al), method=method, seed=seed,
