@@ -298,3 +298,40 @@ def test_ceiling_rule_and_proofs_on_every_pilot_table():
             assert fac.tp <= ex.tp + 1e-9, (a.name, v)
             assert ex.tp <= fac.package_bound + 1e-9, (a.name, v)
             assert ex.f1 <= fac.bound_f1 + 1e-9
+
+
+def test_time_limit_keeps_a_valid_certificate():
+    """Stopped at once, the branch and bound reports the factored incumbent and a bound that is
+    still valid (at least the optimum), with status time_limit."""
+    rng = np.random.default_rng(4)
+    W = rng.random((6, 5, 6, 5)) * (rng.random((6, 5, 6, 5)) < 0.5)
+    inst = mss2d.Mss2dInstance(W)
+    fac = M.factored(W)
+    full = mss2d.solve(inst, "bnb", incumbent=(fac.rows, fac.cols), bound=fac.bound)
+    cut = mss2d.solve(inst, "bnb", incumbent=(fac.rows, fac.cols), bound=fac.bound,
+                      time_limit=0.0)
+    assert full.proven_optimal and full.nodes > 0
+    assert cut.status.value == "time_limit"
+    assert cut.objective == pytest.approx(fac.tp, abs=1e-12)
+    assert cut.bound >= full.objective - 1e-9
+    assert mss2d.check(inst, cut.alignment) == pytest.approx(cut.objective, abs=1e-12)
+
+
+def test_ilp_equals_bnb_on_small_pilot_pairs():
+    small = [(a, b) for a, b in pilot_pairs()
+             if a.n_rows * b.n_rows <= 30 and a.n_cols * b.n_cols <= 40]
+    assert small
+    for a, b in small[:4]:
+        W = M.reward_tensor(a.grid("con"), b.grid("con"), "con")
+        inst = mss2d.Mss2dInstance(W)
+        ilp, bb = mss2d.solve(inst, "ilp"), mss2d.solve(inst, "bnb")
+        assert ilp.proven_optimal and bb.proven_optimal
+        assert ilp.objective == pytest.approx(bb.objective, abs=1e-6), a.name
+
+
+def test_too_many_position_pairs_is_refused():
+    from exactalign.core.errors import ModelTooLargeError
+
+    big = [["x"] * 100 for _ in range(100)]
+    with pytest.raises(ModelTooLargeError, match="more than 20,000,000"):
+        M.reward_tensor(big, big * 3, "con")

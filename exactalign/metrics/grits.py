@@ -44,12 +44,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.errors import InputError
+from ..core.errors import InputError, ModelTooLargeError
 from ..core.result import Result, Status
 from ..io.tables import Table
 
 VARIANTS = ("top", "con", "loc")
 METHODS = ("exact", "factored", "both")
+
+#: The largest (true positions) x (predicted positions) accepted: GriTS's dynamic programs and
+#: the exact solver hold a few dense float arrays of that size (20M: about 160 MB each).
+MAX_POSITION_PAIRS = 20_000_000
 
 
 # --------------------------------------------------------------------------------------------
@@ -113,6 +117,11 @@ def reward_tensor(true_grid, pred_grid, variant: str) -> np.ndarray:
                        dtype=np.int64).reshape(len(grid), -1)
         return list(seen), idx
 
+    if rt * ct * rp * cp > MAX_POSITION_PAIRS:
+        raise ModelTooLargeError(
+            f"GriTS compares every true grid position with every predicted one: {rt}x{ct} "
+            f"against {rp}x{cp} positions is {rt * ct * rp * cp:,} pairs, more than "
+            f"{MAX_POSITION_PAIRS:,}")
     ut, it = index(true_grid)
     up, ip = index(pred_grid)
     if not ut or not up:
