@@ -94,3 +94,29 @@ def test_corpus_scores_equal_grits_metrics_evaluator():
         assert rec == pytest.approx(micro[f"grits_{v}_recall"], rel=1e-7, abs=0)
         assert rep.macro[(v, "factored")][0] == pytest.approx(
             macro[f"mean_grits_{v}_per_sample"], rel=1e-7, abs=0)
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("g.json", '{"t": "<table>', "not valid JSON"),
+    ("g.json", "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ("g.json", '{"t": 5}', "table t: expected HTML text or a list of cells, not int"),
+    ("g.jsonl", '{"filename": "x"}\n', "a PubTabNet line is an object with an 'html' object"),
+    ("g.html", b"<table><tr><td>\xff</td></tr></table>", "not UTF-8 text"),
+])
+def test_unreadable_files_are_one_error_line(tmp_path, capsys, name, content, message):
+    g = tmp_path / name
+    (g.write_bytes if isinstance(content, bytes) else g.write_text)(content)
+    p = put(tmp_path, "p.html", PRED)
+    code, out, err = run(capsys, "grits", g, p)
+    assert (code, out) == (2, "")
+    line = one_error_line(err)
+    assert line.startswith(f"exactalign: error: {g}") and message in line, line
+
+
+def test_deeply_nested_html_is_read():
+    from exactalign.io.tables import parse_html
+
+    depth = 50_000
+    t = parse_html("<table><tr><td>" + "<span>" * depth + "x" + "</span>" * depth
+                   + "</td></tr></table>")
+    assert [c.text for c in t.cells] == ["x"]

@@ -237,21 +237,31 @@ class _TreeBuilder(HTMLParser):
 
 
 def _itertext(el: _Element):
-    for ch in el.children:
-        if isinstance(ch, str):
-            yield ch
-        elif ch.tag not in ("script", "style"):
-            yield from _itertext(ch)
+    """The text pieces under ``el`` in document order (iterative: any nesting depth)."""
+    stack = [iter(el.children)]
+    while stack:
+        for ch in stack[-1]:
+            if isinstance(ch, str):
+                yield ch
+            elif ch.tag not in ("script", "style"):
+                stack.append(iter(ch.children))
+                break
+        else:
+            stack.pop()
 
 
 def _find(el: _Element, tag: str):
-    for ch in el.children:
-        if isinstance(ch, _Element):
-            if ch.tag == tag:
-                return ch
-            found = _find(ch, tag)
-            if found is not None:
-                return found
+    """The first element named ``tag`` under ``el`` in document order, or ``None``."""
+    stack = [iter(el.children)]
+    while stack:
+        for ch in stack[-1]:
+            if isinstance(ch, _Element):
+                if ch.tag == tag:
+                    return ch
+                stack.append(iter(ch.children))
+                break
+        else:
+            stack.pop()
     return None
 
 
