@@ -358,3 +358,16 @@ def test_factored_equals_grits_metric_on_perturbed_pilot_tables():
                 (g.name, v)
             n += 1
     assert n == 20 * 2 + 20 * 3
+
+
+def test_ilp_with_no_time_keeps_the_incumbent_and_the_bound():
+    rng = np.random.default_rng(4)
+    W = rng.random((4, 3, 4, 3)) * (rng.random((4, 3, 4, 3)) < 0.5)
+    inst = mss2d.Mss2dInstance(W)
+    fac = M.factored(W)
+    res = mss2d.solve(inst, "ilp", incumbent=(fac.rows, fac.cols), bound=fac.bound,
+                      time_limit=0.0)
+    best = mss2d.solve(inst, "brute").objective
+    assert res.objective is not None and res.objective >= fac.tp - 1e-12
+    assert mss2d.check(inst, res.alignment) == pytest.approx(res.objective, abs=1e-12)
+    assert res.objective - 1e-9 <= best <= res.bound + 1e-9

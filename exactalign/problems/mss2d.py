@@ -374,7 +374,8 @@ def solve(inst: Mss2dInstance, method: str = "bnb", *, incumbent=None, bound: fl
           backend: str = "highs", time_limit: float | None = None, seed: int = 0) -> Result:
     """Solve ``inst`` exactly with ``method`` (``bnb``, ``ilp``, ``brute``) and return a verified
     :class:`~exactalign.core.result.Result` (alignment ``(rows, cols)``). ``incumbent``: a known
-    alignment (the factored one) the branch and bound starts from; ``bound``: a known upper bound (GriTS's), which
+    alignment (the factored one) the branch and bound starts from, and the answer of an ILP
+    stopped without a better one; ``bound``: a known upper bound (GriTS's), which
     the answer's bound never exceeds."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} for the 2D-MSS; choose one of "
@@ -403,4 +404,14 @@ def solve(inst: Mss2dInstance, method: str = "bnb", *, incumbent=None, bound: fl
     res = verified_result(out, built.model, decode=lambda x: _decode(built, x),
                           check=lambda al: check(inst, al), method=method, seed=seed,
                           details={"rows": built.model.num_rows, "cols": built.model.num_vars})
+    if res.status in (Status.TIME_LIMIT, Status.FEASIBLE):
+        # stopped early: keep the given incumbent when the solver has none (or a worse one),
+        # and the given bound when it has none (or a looser one)
+        if incumbent is not None:
+            al = tuple(np.asarray(a, dtype=np.int64).reshape(-1, 2) for a in incumbent)
+            obj = check(inst, al)
+            if res.objective is None or obj > res.objective:
+                res = res.replace(objective=obj, alignment=al)
+        if bound is not None and (res.bound is None or bound < res.bound):
+            res = res.replace(bound=max(bound, res.objective or 0.0))
     return res.replace(wall_time=time.perf_counter() - t0)
