@@ -44,7 +44,9 @@ def _inputs(tmp_path):
         ("key.muc", MUC_KEY), ("resp.muc", MUC_KEY), ("history.txt", "x\n"),
         ("wl.txt", "Conflict_Attack\n"), ("spec.toml", "x = 1\n"), ("g.jsonl", "{}\n"),
         ("s.jsonl", "{}\n"), ("gdir/d1.tml", "<TimeML/>"), ("sdir/d1.tml", "<TimeML/>"),
-        ("tokens/d1.tab", "t1\ta\t0\t1\n")]}
+        ("tokens/d1.tab", "t1\ta\t0\t1\n"),
+        ("tg.html", "<table><tr><td>a</td></tr></table>"),
+        ("tp.html", "<table><tr><td>a</td></tr></table>")]}
     return f, [
         (("bipartite", f["pairs.tsv"]), f["pairs.tsv"]),
         (("nugget", "-g", f["gold.tbf"], "-s", f["sys.tbf"]), f["gold.tbf"]),
@@ -70,6 +72,8 @@ def _inputs(tmp_path):
         (("timeline", tmp_path / "gdir", tmp_path / "sdir"), f["gdir/d1.tml"]),
         (("temporal", tmp_path / "gdir", tmp_path / "sdir"), f["sdir/d1.tml"]),
         (("temporal", "check", tmp_path / "gdir"), f["gdir/d1.tml"]),
+        (("grits", f["tg.html"], f["tp.html"]), f["tg.html"]),
+        (("grits", f["tg.html"], f["tp.html"]), f["tp.html"]),
     ]
 
 

@@ -158,6 +158,17 @@ AMR_GOLD = ("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b :polarity -))
 DAG_A = {"items": ["a", "b", "c", "d", "e"], "edges": [[0, 1], [0, 2], [1, 3], [2, 3], [3, 4]]}
 DAG_B = {"items": ["a", "c", "b", "e", "d"], "edges": [[0, 1], [1, 2], [2, 3], [3, 4]]}
 
+# grits: a 2x2 gold table (a spanning header) against a prediction that splits it and adds a
+# row; GriTS cell lists with boxes, so Top, Con and Loc all run.
+GRITS_GOLD = [{"row_nums": [0], "column_nums": [0, 1], "cell_text": "h", "bbox": [0, 0, 20, 5]},
+              {"row_nums": [1], "column_nums": [0], "cell_text": "a", "bbox": [0, 5, 10, 10]},
+              {"row_nums": [1], "column_nums": [1], "cell_text": "b", "bbox": [10, 5, 20, 10]}]
+GRITS_PRED = [{"row_nums": [0], "column_nums": [0], "cell_text": "h", "bbox": [0, 0, 10, 5]},
+              {"row_nums": [0], "column_nums": [1], "cell_text": "", "bbox": [10, 0, 20, 5]},
+              {"row_nums": [1], "column_nums": [0], "cell_text": "a", "bbox": [0, 5, 10, 10]},
+              {"row_nums": [1], "column_nums": [1], "cell_text": "b", "bbox": [10, 5, 20, 10]},
+              {"row_nums": [2], "column_nums": [0, 1], "cell_text": "c", "bbox": [0, 10, 20, 15]}]
+
 
 def timeml(doc: str, events: list[tuple[str, str]], links: list[tuple[int, str, int]]) -> str:
     """A TimeML document: ``events`` = [(text, class)] with ids e1.. / ei1..; ``links`` =
@@ -225,6 +236,8 @@ def inputs(tmp_path_factory) -> dict[str, str]:
     put("gold.amr", AMR_GOLD, "amr_gold")
     put("dag_a.json", json.dumps(DAG_A), "dag_a")
     put("dag_b.json", json.dumps(DAG_B), "dag_b")
+    put("grits_gold.json", json.dumps(GRITS_GOLD), "grits_gold")
+    put("grits_pred.json", json.dumps(GRITS_PRED), "grits_pred")
     put_dir("timeline_gold", "timeline_gold", "d1", TIMELINE_GOLD)
     put_dir("timeline_sys", "timeline_sys", "d1", TIMELINE_SYS)
     put_dir("temporal_gold", "temporal_gold", "d1", TEMPORAL_GOLD)
@@ -327,6 +340,10 @@ CASES = [
     Case("temporal-check-inconsistent", ("temporal", "check", "{temporal_sys}"), ALL, rc=1,
          **ROUTE),
     Case("temporal-check-consistent", ("temporal", "check", "{temporal_gold}")),
+    # the ILP's cell variables are continuous: the brute backend refuses it (one-line error)
+    Case("grits-ilp", ("grits", "{grits_gold}", "{grits_pred}", "--exact-method", "ilp"), ALL,
+         refused_by=frozenset({"brute"}), **ROUTE),
+    Case("grits-bnb", ("grits", "{grits_gold}", "{grits_pred}"), fresh=True),
 ]
 
 
@@ -418,10 +435,10 @@ def check_schema(doc: dict, case: Case) -> None:
 
 
 #: The commands that score (P/R/F): ``overall`` and ``documents`` with ``scores``.
-SCORING = {"nugget", "coref", "muc4", "smatch", "score", "temporal", "timeline"}
+SCORING = {"nugget", "coref", "muc4", "smatch", "score", "temporal", "timeline", "grits"}
 #: The commands whose alignments are certified solves (``solves`` at the top level).
 CERTIFIED = {"bipartite", "monotone", "coref", "smatch", "timeline", "score", "ere",
-             "temporal check"}
+             "temporal check", "grits"}
 
 
 def check_shape(doc: dict) -> None:

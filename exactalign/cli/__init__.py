@@ -39,6 +39,7 @@ from ..core.errors import ExactAlignError, InputError, ModelTooLargeError
 from . import coref as coref_cli  # argument parsing only: no numpy at start-up
 from . import data as data_cli
 from . import ere as ere_cli
+from . import grits as grits_cli
 from . import monotone as monotone_cli
 from . import muc4 as muc4_cli
 from . import nugget as nugget_cli
@@ -312,6 +313,12 @@ COMMANDS: list[Command] = [
             "heuristics", monotone_cli.add_monotone_arguments, monotone_cli.run_monotone),
     Command("timeline", "event timelines of TimeML matched without ids under the order "
             "constraint", monotone_cli.add_timeline_arguments, monotone_cli.run_timeline),
+    Command("grits", "table structure: GriTS-Top/Con/Loc, grits-metric's factored 2D-MSS vs "
+            "the proven optimum", grits_cli.add_grits_arguments, grits_cli.run_grits,
+            description="GriTS of predicted tables against gold ones (PubTabNet HTML, "
+                        "PubTabNet JSONL, GriTS cell lists): the factored solution of "
+                        "grits-metric 0.7.0 and the exact most similar substructures, proven. "
+                        "--backend and --time-limit apply to the exact solves."),
     Command("temporal", "temporal awareness of TimeML (--mode te3: the TempEval-3 score; "
             "default exact); check consistency",
             temporal_cli.add_temporal_arguments, temporal_cli.run_temporal,
@@ -376,6 +383,7 @@ INPUTS = {
     "score": {"reference": "reference", "system": "system"},
     "validate": {"reference": "reference", "system": "system"},
     "smatch": {"system": ("f", 0), "reference": ("f", 1)},
+    "grits": {"reference": "gold", "system": "pred"},
     "info": {},
     "data": {},
 }
