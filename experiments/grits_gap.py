@@ -52,7 +52,7 @@ DATA_SOURCE = ("pilot tables/pubtabnet (20 predictions, 40 gold tables) when pre
                "synthetic gold tables; synthetic tables for the scale part (always)")
 #: The pilot paths read; empty until exactalign's data registry lists tables/pubtabnet (the
 #: runner's provenance digest selects registry files, and the registry has no tables yet).
-DATA_READS = ()
+DATA_READS = ("tables/pubtabnet",)
 SEEDING = ("perturbation of gold table t of source s at rate r, replicate k: "
            "numpy.random.default_rng([seed, s, t, round(1000 r), k]); synthetic gold tables "
            "default_rng([seed, 7, rows, cols, k]); scale perturbations default_rng([seed, 8, "
