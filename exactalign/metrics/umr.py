@@ -1,0 +1,288 @@
+"""UMR graphs scored as AnCast 0.1.1 counts them, under AnCast's mapping and under the optimum.
+
+AnCast (Sun & Xue 2024; umr4nlp/ancast) does not search mappings: it fixes *anchors* (nodes of
+one concept that occurs once in each graph and in the sentence's text, or, with
+``--use-alignment``, nodes aligned to the same token span), *broadcasts* similarity to
+neighbours, and resolves the rest greedily. It reports, per sentence, a *Smatch-format* F under
+that mapping, and prints the corpus's *labeled relation* (LR) micro F (``Sent Micro``), whose
+weights are fuzzy concept similarities. This module states the Smatch-format objective as a
+latent-variable matching (:mod:`exactalign.problems.latent`) and computes its optimum.
+
+What AnCast counts (read from its ``sentence.py``, ``word.py``, ``matches.py``; our own code):
+
+Concepts
+    Per variable, its concept lower-cased, split at the first ``-NN`` (two digits) into name
+    and sense number (0 when none); the *concept key* is the name followed by the values of
+    the variable's ``:opN`` constants (in order, ``"name" :op1 "Lindsay"`` becomes
+    ``namelindsay``) and the sense. A mapped pair of variables *matches* when the keys are
+    equal (AnCast's ``name_idt``). Every variable counts one.
+
+Structural triples (a *set*, duplicates counted once)
+    Every edge is turned to predicate-argument order: a role ending in ``-of`` (except
+    ``mod-of``) and ``:mod`` are inverted (``(x :ARG0-of y)`` is ``arg0(y, x)``, ``(x :mod y)``
+    is ``mod-of(y, x)``); roles lower-cased. Between two variables: ``(p, role, a)``; to a
+    constant: ``(v, role, constant)`` (the constant lower-cased, quotes dropped); ``(x :mod
+    c)`` with a constant: ``(c, mod-of, x)``; and ``TOP(root)`` (``--use-smatch-top``, the
+    default). A triple matches when the mapping carries it onto a triple of the other graph.
+
+    An inverted role to a constant other than ``:mod`` (``:ARG0-of "x"``) is where AnCast
+    fails: its triple is ``None``, which counts one on each side and matches ``None``
+    (reproduced as a constant triple).
+
+Score
+    ``P = M / T``, ``R = M / G`` and ``F = 2PR / (P + R)``, with ``M`` the matched concepts and
+    triples and ``T``, ``G`` the variables plus triples of each side. The mapping is one-to-one
+    (AnCast's resolution pairs each variable at most once), so ``M`` is the same both ways.
+
+Document level
+    A document (a file) is one instance over all its sentences: each sentence's triples on
+    its own variables, plus the document-level triples (``:temporal``, ``:modal``, ``:coref``;
+    ``(head :relation tail)``, as AnCast keeps them: one relation per (head, tail) and kind, the
+    last written), which name variables of any sentence, or constants (``author``, ``root``,
+    ``document-creation-time``). AnCast maps sentence by sentence: its candidate space is the
+    pairs within one sentence (``restrict="sentence"``); the unrestricted optimum may map
+    across sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ..core.errors import InputError
+from ..problems.latent.instance import LatentInstance, LatentSide
+
+_SENSE = re.compile(r"-[0-9]{2}")
+_UMR_VAR = re.compile(r"s[0-9]+[a-z]+[0-9]*")
+_AMR_NUMBER = re.compile(r"^[0-9.:+-]+$")
+#: AMR constants AnCast reads as constants though they are not numbers
+_AMR_WORDS = frozenset({"imperative", "expressive"})
+METHODS = ("exact", "ancast", "both")
+SCOPES = ("snt", "doc")
+
+
+def is_reverse(role: str) -> bool:
+    """AnCast's inverted roles: ``mod`` and any ``-of`` role but ``mod-of``."""
+    return role == "mod" or (role != "mod-of" and role.endswith("-of"))
+
+
+def flip(role: str) -> str:
+    return role[:-3] if role.endswith("-of") else role + "-of"
+
+
+class Side(NamedTuple):
+    """One graph as AnCast counts it: ``variables`` (names, in order: ``prefix`` + name when
+    several sentences share an instance), ``concepts`` (concept keys), ``triples`` (the set:
+    ``("rel", role, i, j)``, ``("attr", role, i, constant)``, ``("modc", constant, i)``,
+    ``("top", i)``, ``None``), ``top``."""
+
+    variables: tuple
+    concepts: tuple
+    triples: frozenset
+    top: int
+
+    @property
+    def size(self) -> int:
+        """``T``: variables plus triples."""
+        return len(self.variables) + len(self.triples)
+
+
+def _concept_name(concept: str) -> tuple[str, int]:
+    m = _SENSE.search(concept)
+    if m:
+        return concept[:m.start()].lower(), int(concept[m.start() + 1:m.end()])
+    return concept.lower(), 0
+
+
+def _constant(value: str) -> str:
+    v = value.lower()
+    if len(v) >= 2 and v[0] == v[-1] == '"':
+        return v[1:-1]
+    return v
+
+
+def side_of(tree, *, amr: bool = False, use_top: bool = True, offset: int = 0,
+            names: dict | None = None) -> Side:
+    """AnCast's view of one :class:`penman.Tree` (rules: module docstring). ``offset`` numbers
+    the variables from ``offset``; ``names``, when given, receives ``name -> index``."""
+    index: dict = {} if names is None else names
+    order, concepts, ops = [], [], []
+    edges = []                                  # (i, role, target, quoted, nested)
+    todo = [tree.node]
+    while todo:
+        var, branches = todo.pop()
+        i = offset + len(order)
+        index[var] = i
+        order.append(var)
+        concept, op_values = "", {}
+        for role, target in branches:
+            if role == "/":
+                concept = str(target)
+                continue
+            r = (role[1:] if role.startswith(":") else role).lower()
+            nested = isinstance(target, tuple)
+            tv = target[0] if nested else str(target)
+            quoted = not nested and tv.startswith('"')
+            edges.append((i, r, tv, quoted))
+            if not nested and not is_reverse(r) and r not in op_values:
+                op_values[r] = None  # AnCast's per-role dict keeps the role's first slot
+        concepts.append(concept)
+        ops.append(op_values)
+        todo.extend(reversed([t for _, t in branches if isinstance(t, tuple)]))
+    triples = set()
+    op_text: list = [dict(o) for o in ops]
+    for i, r, tv, quoted in edges:
+        if not quoted and tv in index:  # a variable
+            j = index[tv]
+            triples.add(("rel", flip(r), j, i) if is_reverse(r) else ("rel", r, i, j))
+            continue
+        if not quoted and (_UMR_VAR.fullmatch(tv) if not amr else (
+                tv not in _AMR_WORDS and not _AMR_NUMBER.fullmatch(tv))):
+            continue  # AnCast waits for a variable of this name that never comes: dropped
+        c = _constant(tv)
+        if r == "mod":
+            triples.add(("modc", c, i))
+        elif is_reverse(r):
+            triples.add(None)  # AnCast's AttributeError: the triple is None
+        else:
+            triples.add(("attr", r, i, c))
+            slot = op_text[i - offset]
+            if r in slot:
+                slot[r] = c  # the last value of a role wins its slot
+    keys = []
+    for k, concept in enumerate(concepts):
+        name, sense = _concept_name(concept)
+        opv = "".join(v for r, v in op_text[k].items() if r[:2] == "op" and v is not None)
+        keys.append((name + opv, sense))
+    if use_top:
+        triples.add(("top", offset))
+    return Side(tuple(order), tuple(keys), frozenset(triples), offset)
+
+
+def _latent_side(side: Side, n: int, extra=(), what: str = "left") -> tuple[LatentSide, int]:
+    """The latent side of ``side`` (variables ``0..n-1``): unary concept and attribute
+    triples, binary relation triples; and the count of ``None`` triples (matched by constant)."""
+    unary = [(("concept",) + tuple(side.concepts[k]), side.top + k)
+             for k in range(len(side.concepts))] if side.concepts else []
+    binary = []
+    nones = 0
+    for t in list(side.triples) + list(extra):
+        if t is None:
+            nones += 1
+        elif t[0] == "rel":
+            binary.append((("rel", t[1]), t[2], t[3]))
+        elif t[0] == "attr":
+            unary.append((("attr", t[1], t[3]), t[2]))
+        elif t[0] == "modc":
+            unary.append((("modc", t[1]), t[2]))
+        elif t[0] == "top":
+            unary.append((("top",), t[1]))
+        elif t[0] == "doc":  # ("doc", kind, rel, head, tail): head/tail ("v", i) or ("c", s)
+            _, kind, rel, h, tl = t
+            if h[0] == "v" and tl[0] == "v":
+                binary.append((("doc", kind, rel), h[1], tl[1]))
+            elif h[0] == "v":
+                unary.append((("doc", kind, rel, "tail", tl[1]), h[1]))
+            elif tl[0] == "v":
+                unary.append((("doc", kind, rel, "head", h[1]), tl[1]))
+            else:
+                unary.append((("docc", kind, rel, h[1], tl[1]), None))
+    consts = [u for u in unary if u[1] is None]
+    unary = [u for u in unary if u[1] is not None]
+    unary.sort(key=lambda u: (u[1], repr(u[0])))
+    binary.sort(key=lambda b: (b[1], b[2], repr(b[0])))
+    return LatentSide(n, unary, binary, side=what), nones, tuple(sorted(c[0] for c in consts))
+
+
+class PairInstance(NamedTuple):
+    """One scored unit (a sentence, or a document): the instance, the triple counts ``T`` and
+    ``G`` and the matches no mapping changes (``None`` triples, constant document triples)."""
+
+    instance: LatentInstance
+    test_size: int
+    gold_size: int
+    fixed: int
+    test: tuple      # the test Sides (one per sentence)
+    gold: tuple
+
+
+def _fixed(nones0, nones1, c0, c1) -> int:
+    return min(1, nones0) * min(1, nones1) + len(set(c0) & set(c1))
+
+
+def sentence_instance(test_tree, gold_tree, *, amr=False, use_top=True) -> PairInstance:
+    """The instance of one sentence pair."""
+    t, g = (side_of(test_tree, amr=amr, use_top=use_top),
+            side_of(gold_tree, amr=amr, use_top=use_top))
+    lt, n0, c0 = _latent_side(t, len(t.variables), what="left")
+    rt, n1, c1 = _latent_side(g, len(g.variables), what="right")
+    return PairInstance(LatentInstance.from_sides(lt, rt), t.size, g.size,
+                        _fixed(n0, n1, c0, c1), (t,), (g,))
+
+
+def _doc_triples(doc, names: dict) -> list:
+    """AnCast's document triples of one document: per kind, one relation per (head, tail)
+    (the last written); heads and tails resolved to variables or kept as constants."""
+    last: dict = {}
+    for s in doc.sentences:
+        for kind, head, rel, tail, _ in s.doc:
+            last[(kind, head, tail)] = rel.lower()
+    out = []
+    for (kind, head, tail), rel in last.items():
+        h = ("v", names[head]) if head in names else ("c", head)
+        tl = ("v", names[tail]) if tail in names else ("c", tail)
+        out.append(("doc", kind, rel, h, tl))
+    return out
+
+
+def document_instance(test_doc, gold_doc, *, use_top=True, restrict: str = "none"
+                      ) -> PairInstance:
+    """One instance over every sentence of a document pair (module docstring); ``restrict=
+    "sentence"``: AnCast's candidate space (a variable maps only within its sentence)."""
+    if len(test_doc) != len(gold_doc):
+        raise InputError(f"{len(test_doc)} sentences but {len(gold_doc)} in {gold_doc.path}",
+                         path=test_doc.path)
+    sides = []
+    for doc in (test_doc, gold_doc):
+        names: dict = {}
+        ss, off = [], 0
+        for s in doc.sentences:
+            side = side_of(s.tree, amr=doc.amr, use_top=use_top, offset=off, names=names)
+            ss.append(side)
+            off += len(side.variables)
+        sides.append((ss, off, _doc_triples(doc, names)))
+    lefts = []
+    for (ss, n, docs), what in zip(sides, ("left", "right"), strict=True):
+        merged = Side(tuple(v for s in ss for v in s.variables),
+                      tuple(c for s in ss for c in s.concepts),
+                      frozenset(t for s in ss for t in s.triples), 0)
+        lefts.append((_latent_side(merged, n, extra=docs, what=what), merged,
+                      sum(s.size for s in ss) + len(docs)))
+    (lt, n0, c0), _, tsize = lefts[0]
+    (rt, n1, c1), _, gsize = lefts[1]
+    allowed = None
+    if restrict == "sentence":
+        allowed = frozenset((i, j) for a, b in zip(sides[0][0], sides[1][0], strict=True)
+                            for i in range(a.top, a.top + len(a.variables))
+                            for j in range(b.top, b.top + len(b.variables)))
+    # None triples: one per sentence side at most (a set per sentence)
+    nones = sum(min(1, int(None in a.triples)) * min(1, int(None in b.triples))
+                for a, b in zip(sides[0][0], sides[1][0], strict=True))
+    fixed = nones + len(set(c0) & set(c1))
+    return PairInstance(LatentInstance.from_sides(lt, rt, allowed), tsize, gsize, fixed,
+                        tuple(sides[0][0]), tuple(sides[1][0]))
+
+
+def f_score(m: float, t: float, g: float) -> tuple[float, float, float]:
+    """AnCast's ``protected_divide`` P, R and F of ``m`` matched out of ``t`` and ``g``."""
+    p = m / t if t else 0.0
+    r = m / g if g else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def count_under(pi: PairInstance, mapping) -> int:
+    """The matched count ``M`` of a one-to-one ``mapping`` (rows (test, gold) variable), fixed
+    matches included."""
+    from ..problems.latent.matches import count_matches, mapping_rows
+
+    return count_matches(pi.instance, mapping_rows(mapping)) + pi.fixed
