@@ -286,3 +286,194 @@ def count_under(pi: PairInstance, mapping) -> int:
     from ..problems.latent.matches import count_matches, mapping_rows
 
     return count_matches(pi.instance, mapping_rows(mapping)) + pi.fixed
+
+
+# -- scoring files ------------------------------------------------------------------------------
+class UnitScore(NamedTuple):
+    """One scored unit (a sentence at ``snt`` scope, the document at ``doc`` scope): triple
+    counts, the exact solve (and, at ``doc`` scope, the solve within AnCast's candidate space,
+    ``exact_sentence``), and the count under AnCast's mapping (``ancast``: matched test-to-gold
+    and gold-to-test, which differ only for a mapping that is not one-to-one)."""
+
+    index: int
+    line: int
+    test_size: int
+    gold_size: int
+    fixed: int = 0
+    exact: object | None = None
+    exact_sentence: object | None = None
+    ancast: tuple | None = None
+    ancast_smatch_f: float | None = None  # AnCast's own Smatch-format F (snt scope)
+
+    def matched(self, method: str) -> float | None:
+        if method == "ancast":
+            return None if self.ancast is None else self.ancast[0]
+        r = self.exact if method == "exact" else self.exact_sentence
+        return None if r is None else float(r.objective) + self.fixed
+
+    def bound(self, method: str) -> float | None:
+        r = self.exact if method == "exact" else self.exact_sentence
+        return None if r is None or r.bound is None else float(r.bound) + self.fixed
+
+
+def _name_index(sides) -> dict:
+    out: dict = {}
+    for s in sides:
+        for k, v in enumerate(s.variables):
+            out[v] = s.top + k
+    return out
+
+
+def _ancast_counts(pi: PairInstance, sents, check: bool = True) -> tuple:
+    """The matched counts under AnCast's mapping of the sentences ``sents``
+    (:class:`~exactalign.metrics.umr_peer.AncastSentence`): test-to-gold and gold-to-test. A
+    one-to-one mapping is counted from our triples, and must equal AnCast's own count (a
+    :class:`~exactalign.core.errors.VerificationError` otherwise)."""
+    from ..core.errors import VerificationError
+
+    n0, n1 = _name_index(pi.test), _name_index(pi.gold)
+    rows, inverse = [], True
+    for a in sents:
+        for k, v in a.map01.items():
+            inverse &= a.map10.get(v) == k
+            rows.append((n0[k], n1[v]))
+        inverse &= len(a.map01) == len(a.map10)
+    if not inverse:  # AnCast's anchors by alignment can pair one variable twice
+        return sum(a.matched01 for a in sents), sum(a.matched10 for a in sents)
+    m = count_under(pi, sorted(rows))
+    if check and len(sents) == 1 and m != sents[0].matched01:
+        raise VerificationError(f"sentence {sents[0].index}: AnCast counts {sents[0].matched01} "
+                                f"matched under its mapping, our triples {m}")
+    return float(m), float(m)
+
+
+class UmrReport(NamedTuple):
+    """Everything ``exactalign umr`` shows, built once by :func:`score_files`."""
+
+    test: str
+    gold: str
+    scope: str
+    methods: tuple
+    units: tuple
+    ancast_printed: dict
+    ancast_failure: str | None
+    wall_time: dict
+    warnings: tuple
+
+    def totals(self, method: str) -> tuple[float, int, int]:
+        """Summed (matched, test, gold) over the units (AnCast's micro average)."""
+        m = sum(u.matched(method) or 0.0 for u in self.units)
+        return m, sum(u.test_size for u in self.units), sum(u.gold_size for u in self.units)
+
+    def scores(self, method: str) -> tuple[float, float, float]:
+        """Micro P, R, F of ``method`` (``exact``, ``exact_sentence`` or ``ancast``)."""
+        if method == "ancast" and any(u.ancast is not None and u.ancast[0] != u.ancast[1]
+                                      for u in self.units):
+            m01 = sum(u.ancast[0] for u in self.units)
+            m10 = sum(u.ancast[1] for u in self.units)
+            _, t, g = self.totals(method)
+            p, r = (m01 / t if t else 0.0), (m10 / g if g else 0.0)
+            return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+        return f_score(*self.totals(method))
+
+    def bound_f(self, method: str = "exact") -> float:
+        """The F of the summed bounds (the F no mapping can exceed)."""
+        b = sum(u.bound(method) or 0.0 for u in self.units)
+        _, t, g = self.totals(method)
+        return f_score(b, t, g)[2]
+
+    def proven(self, method: str = "exact") -> int:
+        res = [u.exact if method == "exact" else u.exact_sentence for u in self.units]
+        return sum(r is not None and r.proven_optimal for r in res)
+
+    def below(self) -> int:
+        """Units where AnCast's mapping matches fewer than the optimum."""
+        return sum(u.ancast is not None and u.exact is not None
+                   and u.ancast[0] < u.matched("exact") for u in self.units)
+
+
+def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exact",
+                use_alignment: bool = False, allow_reify: bool = False,
+                use_smatch_top: bool = True, time_limit: float | None = None,
+                seed: int = 0, backend: str = "highs") -> UmrReport:
+    """Score two UMR (or AMR) files: ``exact`` (the optimum over one-to-one mappings of the
+    objective AnCast's Smatch-format F counts), ``ancast`` (AnCast run on the files, and its
+    mapping counted by our triples, sentence by sentence checked against AnCast's own count),
+    or ``both``. ``scope="doc"``: the file is one document. ``use_alignment`` and
+    ``allow_reify`` are AnCast's and act on its run only: the first changes its anchors, the
+    second, in AnCast 0.1.1, loads its reification resources but reifies nothing
+    (``evaluate`` hands the flag to the match, never to ``Sentence``), so the graphs compared,
+    and the exact optimum, are the same."""
+    import time
+
+    from ..io.umr import read_pair
+    from .smatch import _exact
+
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
+    if scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}; choose one of " + ", ".join(SCOPES))
+    td, gd = read_pair(test_path, gold_path)
+    if scope == "doc" and td.amr:
+        raise InputError("--scope doc needs UMR files (sections '# sentence level graph:', "
+                         "'# document level annotation:'), not AMR", path=td.path)
+    warnings = tuple(str(w) for w in td.warnings + gd.warnings)
+    times: dict = {}
+    t0 = time.perf_counter()
+    if scope == "snt":
+        pis = [sentence_instance(a.tree, b.tree, amr=td.amr, use_top=use_smatch_top)
+               for a, b in zip(td.sentences, gd.sentences, strict=True)]
+        restricted = None
+        lines = [s.line for s in td.sentences]
+    else:
+        pis = [document_instance(td, gd, use_top=use_smatch_top)]
+        restricted = [document_instance(td, gd, use_top=use_smatch_top, restrict="sentence")]
+        lines = [td.sentences[0].line if td.sentences else 0]
+    times["read"] = time.perf_counter() - t0
+    ex = exs = [None] * len(pis)
+    if method in ("exact", "both"):
+        t0 = time.perf_counter()
+        ex = _exact([p.instance for p in pis], time_limit=time_limit, seed=seed,
+                    backend=backend, linking="aggregated", bnb_work=None)
+        if restricted is not None:
+            exs = _exact([p.instance for p in restricted], time_limit=time_limit, seed=seed,
+                         backend=backend, linking="aggregated", bnb_work=None)
+        times["exact"] = time.perf_counter() - t0
+    an = [None] * len(pis)
+    anf = [None] * len(pis)
+    printed, failure = {}, None
+    if method in ("ancast", "both"):
+        from .umr_peer import available, run_ancast
+
+        if not available():
+            failure = "AnCast is not installed (pip install 'exactalign[peers]')"
+        else:
+            run = run_ancast(test_path, gold_path, scope=scope,
+                             data_format="amr" if td.amr else "umr",
+                             use_alignment=use_alignment, allow_reify=allow_reify,
+                             use_smatch_top=use_smatch_top)
+            times["ancast"] = run.wall_time
+            printed, failure = run.printed, run.failure
+            if failure is None:
+                by_index = {a.index: a for a in run.sentences}
+                if scope == "snt":
+                    for k, pi in enumerate(pis):
+                        a = by_index.get(k + 1)
+                        if a is None:  # AnCast skipped the sentence (it could not parse it)
+                            an[k] = (float(pi.fixed), float(pi.fixed))
+                            continue
+                        an[k] = _ancast_counts(pi, [a])
+                        anf[k] = a.smatch_f
+                else:
+                    for a in run.sentences:  # each sentence's count checked against AnCast's
+                        _ancast_counts(sentence_instance(
+                            td.sentences[a.index - 1].tree, gd.sentences[a.index - 1].tree,
+                            use_top=use_smatch_top), [a])
+                    an[0] = _ancast_counts(restricted[0], run.sentences, check=False)
+    units = tuple(UnitScore(k, lines[k], pi.test_size, pi.gold_size, pi.fixed, ex[k], exs[k],
+                            an[k], anf[k]) for k, pi in enumerate(pis))
+    methods = {"exact": ("exact",), "ancast": ("ancast",), "both": ("exact", "ancast")}[method]
+    if scope == "doc" and method != "ancast":
+        methods = ("exact", "exact_sentence") + methods[1:]
+    return UmrReport(str(test_path), str(gold_path), scope, methods, units, printed, failure,
+                     times, warnings)
