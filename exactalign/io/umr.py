@@ -299,12 +299,12 @@ def _umr_sentence(block, index, *, path, n_amr: bool = False) -> UmrSentence:
     if "graph" not in sections:
         raise InputError(f"sentence block {index} has no '# sentence level graph:' section",
                          path=path, line=start)
-    text, words, snt_no = "", None, None
-    for no, s in sections["head"]:
+    text, words = "", None
+    for _, s in sections["head"]:
         st = s.strip()
         m = _SNT.match(st)
         if m:
-            snt_no, text = int(m.group(1)), m.group(2).strip()
+            text = m.group(2).strip()
         elif st.startswith("Words:"):
             words = tuple(st[len("Words:"):].split())
     if words is None:
@@ -353,7 +353,7 @@ def parse_umr(text: str, path: str = "<string>") -> UmrDocument:
     must name variables of their sentence or an earlier one (or constants: a name that is not
     the variable of any sentence and does not look like one, ``s<N><letters><digits>``)."""
     lines = text.splitlines()
-    is_umr = any(SECTIONS.get(ln.lstrip("#").strip().rstrip(":").strip().lower()) == "graph"
+    is_umr = any(ln.lstrip("#").strip().rstrip(":").strip().lower() in SECTIONS
                  for ln in lines if ln.lstrip().startswith("#"))
     sentences = []
     if is_umr:
@@ -381,7 +381,7 @@ def _check_doc_variables(sentences, path) -> None:
     everywhere = {v for s in sentences for v in s.variables}
     for s in sentences:
         known.update(s.variables)
-        for kind, head, rel, tail, no in s.doc:
+        for kind, head, _rel, tail, no in s.doc:
             for v in (head, tail):
                 if v in known:
                     continue
