@@ -164,9 +164,9 @@ def test_inverted_roles_and_mod():
 def test_identical_graphs_score_one_and_the_fixed_none_triple():
     tree = parse_umr(SENTENCE_1, "s").sentences[0].tree
     pi = umr.sentence_instance(tree, tree)
-    from exactalign.metrics.smatch import _exact
+    from exactalign.metrics.smatch import exact_results
 
-    r = _exact([pi.instance], time_limit=None, seed=0, backend="highs", linking="aggregated",
+    r = exact_results([pi.instance], time_limit=None, seed=0, backend="highs", linking="aggregated",
                bnb_work=None)[0]
     assert r.proven_optimal and r.objective + pi.fixed == pi.test_size == 13
     bad = penman.parse('(a / x :ARG0-of "q")')
@@ -193,13 +193,13 @@ def _random_tree(rng, n, prefix):
 def test_exact_equals_brute_force_and_bounds_every_mapping(seed):
     import random
 
-    from exactalign.metrics.smatch import _exact
+    from exactalign.metrics.smatch import exact_results
 
     rng = random.Random(seed)
     t, g = _random_tree(rng, rng.randint(1, 4), "s1x"), _random_tree(rng, rng.randint(1, 4),
                                                                       "s1y")
     pi = umr.sentence_instance(t, g)
-    r = _exact([pi.instance], time_limit=None, seed=0, backend="highs", linking="aggregated",
+    r = exact_results([pi.instance], time_limit=None, seed=0, backend="highs", linking="aggregated",
                bnb_work=None)[0]
     assert r.proven_optimal
     n0, n1 = pi.instance.n_left, pi.instance.n_right
@@ -284,7 +284,7 @@ def test_ancast_amr_samples():
     assert all(u.ancast[0] <= u.matched("exact") for u in rep.units)
 
 
-# -- the command ------------------------------------------------------------------------------------
+# -- the command -------------------------------------------------------------------------------
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "exactalign", "umr", *map(str, args)],
                           capture_output=True, text=True)

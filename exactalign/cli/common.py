@@ -162,6 +162,7 @@ INPUT_PATHS = {
     "score": ("reference", "system", "spec"),
     "validate": ("reference", "system", "spec"),
     "smatch": ("f",),
+    "umr": ("pred", "gold"),
     "info": (),
     "data": (),
 }

@@ -126,7 +126,7 @@ def parse_tree(text: str, *, path, line):
     import penman
     from penman.exceptions import PenmanError
 
-    from .amr import _after_graph
+    from .amr import after_graph
 
     try:
         trees = list(penman.iterparse(text))
@@ -143,7 +143,7 @@ def parse_tree(text: str, *, path, line):
     if not trees or not text.lstrip().startswith("("):
         raise InputError(f"not a graph (a graph starts with '('): {text.strip()[:40]!r}",
                          path=path, line=line)
-    rest = _after_graph(text)
+    rest = after_graph(text)
     if rest:
         raise InputError(f"text after the graph's closing parenthesis: {rest[:40]!r} (an "
                          "unbalanced ')'?)", path=path, line=line)

@@ -407,7 +407,7 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
     import time
 
     from ..io.umr import read_pair
-    from .smatch import _exact
+    from .smatch import exact_results
 
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
@@ -433,10 +433,10 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
     ex = exs = [None] * len(pis)
     if method in ("exact", "both"):
         t0 = time.perf_counter()
-        ex = _exact([p.instance for p in pis], time_limit=time_limit, seed=seed,
+        ex = exact_results([p.instance for p in pis], time_limit=time_limit, seed=seed,
                     backend=backend, linking="aggregated", bnb_work=None)
         if restricted is not None:
-            exs = _exact([p.instance for p in restricted], time_limit=time_limit, seed=seed,
+            exs = exact_results([p.instance for p in restricted], time_limit=time_limit, seed=seed,
                          backend=backend, linking="aggregated", bnb_work=None)
         times["exact"] = time.perf_counter() - t0
     an = [None] * len(pis)
