@@ -174,6 +174,19 @@ def test_identical_graphs_score_one_and_the_fixed_none_triple():
     assert pi.fixed == 1 and pi.test_size == 1 + 2  # the variable, None and TOP
 
 
+def test_lr_score_by_hand():
+    from exactalign.metrics import umr_lr
+
+    t = umr.side_of(penman.parse("(s1w / want-01 :ARG0 (s1b / boy) :polarity -)"))
+    g = umr.side_of(penman.parse("(s1w / want-02 :ARG0 (s1b / boys) :ARG1 (s1g / girl))"))
+    # test groups: (w, b) {arg0}, (w, "-") {polarity}; gold: (w, b) {arg0}, (w, g) {arg1}.
+    # (w, b) matches: want/want sense 1 vs 2 -> 0.9, boy in boys -> 3/4: (0.9 + 0.75) / 2
+    ps, pc, rs, rc = umr_lr.lr_counts(t, g, {0: 0, 1: 1})
+    assert (pc, rc) == (2, 2) and ps == rs == pytest.approx((0.9 + 0.75) / 2)
+    assert umr_lr.micro_f([(ps, pc, rs, rc)])[2] == pytest.approx(0.825 / 2)
+    assert umr_lr.lr_counts(t, g, {0: 0})[0] == 0.0  # boy unmapped: no group carried over
+
+
 # -- exact == brute force, exact >= any mapping --------------------------------------------------
 CONCEPTS = ("a", "b", "c")
 ROLES = (":ARG0", ":ARG1", ":mod")
@@ -235,8 +248,11 @@ def test_pilot_conversion_every_sentence_at_or_below_the_optimum():
         # our count under AnCast's mapping is AnCast's own Smatch-format F
         f = umr.f_score(u.ancast[0], u.test_size, u.gold_size)[2]
         assert f == pytest.approx(u.ancast_smatch_f, abs=1e-12)
-    # AnCast's printed sentence micro F (its LR score), to its printed precision
+    # AnCast's printed sentence micro F (its LR score), to its printed precision, and our LR
+    # under its mapping equal to it (float for float)
     assert f"{rep.ancast_printed['sent'][2]:.2%}" == "18.46%"
+    assert rep.lr["ancast"] == rep.ancast_printed["sent"]
+    assert f"{rep.lr['exact'][2]:.2%}" == "19.96%"
     assert rep.totals("exact")[:1] == (1507.0,) and rep.totals("ancast")[:1] == (1354.0,)
     assert rep.below() == 80
 
@@ -269,6 +285,7 @@ def test_ancast_samples_printed_numbers_and_ceiling(scope, expected):
     got = {k: f"{(v[2] if isinstance(v, tuple) else v):.2%}"
            for k, v in rep.ancast_printed.items()}
     assert got == expected
+    assert rep.lr["ancast"] == rep.ancast_printed["sent"]
     for u in rep.units:
         assert u.ancast[0] <= u.matched("exact_sentence" if scope == "doc" else "exact")
         if scope == "doc":
@@ -281,6 +298,7 @@ def test_ancast_amr_samples():
     rep = umr.score_files(root / "ancast-samples/amr_test.txt",
                           root / "ancast-samples/amr_gold.txt", method="both")
     assert f"{rep.ancast_printed['sent'][2]:.2%}" == "70.53%"
+    assert rep.lr["ancast"] == rep.ancast_printed["sent"]
     assert all(u.ancast[0] <= u.matched("exact") for u in rep.units)
 
 

@@ -8,14 +8,17 @@ Text output: one line per method, ``[exact]`` (the optimum of AnCast's Smatch-fo
 over every one-to-one mapping), at ``--scope doc`` also ``[exact, within sentences]`` (the
 optimum within AnCast's candidate space: a variable maps only within its sentence), and
 ``[ancast]`` (the same objective under AnCast's mapping), each ``P R F`` in percent with the
-counts; then AnCast's own printed numbers, as it prints them (``Sent Micro``; at ``--scope doc``
+counts; then AnCast's own printed numbers; then AnCast's LR score (what it prints as ``Sent
+Micro``) computed by our code under each mapping (:mod:`exactalign.metrics.umr_lr`; under
+AnCast's mapping it must equal the printed number, and the line says so); as it prints them (``Sent Micro``; at ``--scope doc``
 also ``Modality``, ``Temporal``, ``Coref``, ``Comprehensive Score``); then where AnCast's
 mapping is below the optimum. When AnCast fails on the files, one line says so (``ancast:
 failed: ...``) and the exact score stands (``--method both``; with ``--method ancast`` alone it
 is an error, exit 1). Repaired defects of the input (a document-level triple left unclosed, a
 stray word between triples, an alignment of an undefined variable) are warnings on stderr.
 
-``--json``: ``{"test", "gold", "scope", "units", "overall": {method: prf}, "ancast": {"printed":
+``--json``: ``{"test", "gold", "scope", "units", "overall": {method: prf, "lr/METHOD": prf of
+the LR score under METHOD's mapping}, "ancast": {"printed":
 {name: prf}, "failure", "below": units below the optimum}, "solves": {method: the corpus
 solve, absent with --method ancast}, "documents": [one row per sentence (snt) or per
 document (doc)], "warnings"}``.
@@ -107,6 +110,14 @@ def _text(rep, methods, args) -> None:
                                   ("coref", "Coref")):
                     print(f"AnCast {name}:\tFscore: {rep.ancast_printed[key]:.2%}")
                 print(f"AnCast Comprehensive Score:\t{rep.ancast_printed['comp']:.2%}")
+    for m, (p, r, f) in rep.lr.items():
+        line = (f"[{LABELS.get(m, m)} mapping] AnCast's LR (its Sent Micro) P {_pct(p)} R {_pct(r)} "
+                f"F {_pct(f)}")
+        if m == "ancast" and rep.ancast_printed:
+            same = abs(f - rep.ancast_printed["sent"][2]) <= 1e-9
+            line += " (as AnCast prints it)" if same else (
+                f" (AnCast prints {_pct(rep.ancast_printed['sent'][2])}: differs)")
+        print(line)
     if "exact" in methods and "ancast" in methods:
         short = rep.totals("exact")[0] - rep.totals("ancast")[0]
         df = 100 * (rep.scores("exact")[2] - rep.scores("ancast")[2])
@@ -142,6 +153,8 @@ def _json(rep, methods) -> dict:
     for m in methods:
         p, r, f = rep.scores(m)
         overall[m] = prf(r, p, f, counts(*rep.totals(m)))
+    for m, (p, r, f) in rep.lr.items():
+        overall[f"lr/{m}"] = prf(r, p, f)
     printed = {}
     if rep.ancast_printed:
         ps, rs, fs = rep.ancast_printed["sent"]

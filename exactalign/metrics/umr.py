@@ -80,6 +80,9 @@ class Side(NamedTuple):
     concepts: tuple
     triples: frozenset
     top: int
+    #: per variable, its concept's name and sense number (``("leave", 2)``), without the
+    #: ``:opN`` values the concept key adds (AnCast's LR score compares these)
+    names: tuple = ()
 
     @property
     def size(self) -> int:
@@ -149,14 +152,15 @@ def side_of(tree, *, amr: bool = False, use_top: bool = True, offset: int = 0,
             slot = op_text[i - offset]
             if r in slot:
                 slot[r] = c  # the last value of a role wins its slot
-    keys = []
+    keys, names = [], []
     for k, concept in enumerate(concepts):
         name, sense = _concept_name(concept)
         opv = "".join(v for r, v in op_text[k].items() if r[:2] == "op" and v is not None)
         keys.append((name + opv, sense))
+        names.append((name, sense))
     if use_top:
         triples.add(("top", offset))
-    return Side(tuple(order), tuple(keys), frozenset(triples), offset)
+    return Side(tuple(order), tuple(keys), frozenset(triples), offset, tuple(names))
 
 
 def _latent_side(side: Side, n: int, extra=(), what: str = "left") -> tuple[LatentSide, int]:
@@ -359,6 +363,9 @@ class UmrReport(NamedTuple):
     ancast_failure: str | None
     wall_time: dict
     warnings: tuple
+    #: AnCast's LR micro (P, R, F) (its printed ``Sent Micro``) computed by our code, under
+    #: AnCast's mapping (``ancast``) and under the (within-sentence) optimum (``exact``)
+    lr: dict = {}
 
     def totals(self, method: str) -> tuple[float, int, int]:
         """Summed (matched, test, gold) over the units (AnCast's micro average)."""
@@ -434,10 +441,10 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
     if method in ("exact", "both"):
         t0 = time.perf_counter()
         ex = exact_results([p.instance for p in pis], time_limit=time_limit, seed=seed,
-                    backend=backend, linking="aggregated", bnb_work=None)
+                           backend=backend, linking="aggregated", bnb_work=None)
         if restricted is not None:
-            exs = exact_results([p.instance for p in restricted], time_limit=time_limit, seed=seed,
-                         backend=backend, linking="aggregated", bnb_work=None)
+            exs = exact_results([p.instance for p in restricted], time_limit=time_limit,
+                                seed=seed, backend=backend, linking="aggregated", bnb_work=None)
         times["exact"] = time.perf_counter() - t0
     an = [None] * len(pis)
     anf = [None] * len(pis)
@@ -472,8 +479,31 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
                     an[0] = _ancast_counts(restricted[0], run.sentences, check=False)
     units = tuple(UnitScore(k, lines[k], pi.test_size, pi.gold_size, pi.fixed, ex[k], exs[k],
                             an[k], anf[k]) for k, pi in enumerate(pis))
+    lr = {}
+    if method in ("exact", "both"):  # AnCast's LR under the (within-sentence) optimum
+        sol = ex if scope == "snt" else exs
+        sides = pis if scope == "snt" else restricted
+        lr["exact" if scope == "snt" else "exact_sentence"] = _lr(sides, [{int(a): int(b) for a, b in r.alignment} for r in sol])
+    if printed and failure is None:  # ours under AnCast's mapping: its printed number again
+        maps = []
+        for pi, sents in ((pis[k], [by_index[k + 1]] if k + 1 in by_index else [])
+                          for k in range(len(pis))) if scope == "snt" else (
+                              (restricted[0], run.sentences),):
+            n0, n1 = _name_index(pi.test), _name_index(pi.gold)
+            maps.append({n0[k]: n1[v] for a in sents for k, v in a.map01.items()})
+        lr["ancast"] = _lr(pis if scope == "snt" else restricted, maps)
     methods = {"exact": ("exact",), "ancast": ("ancast",), "both": ("exact", "ancast")}[method]
     if scope == "doc" and method != "ancast":
         methods = ("exact", "exact_sentence") + methods[1:]
     return UmrReport(str(test_path), str(gold_path), scope, methods, units, printed, failure,
-                     times, warnings)
+                     times, warnings, lr)
+
+
+def _lr(instances, mappings) -> tuple[float, float, float]:
+    """AnCast's LR micro P, R, F (:mod:`exactalign.metrics.umr_lr`) of the sentences of
+    ``instances`` under ``mappings`` (one dict per instance, test index -> gold index)."""
+    from .umr_lr import lr_counts, micro_f
+
+    rows = [lr_counts(a, b, m) for pi, m in zip(instances, mappings, strict=True)
+            for a, b in zip(pi.test, pi.gold, strict=True)]
+    return micro_f(rows)
