@@ -88,6 +88,16 @@ def test_reader_separator_lines_and_words_line():
     assert len(d) == 2 and d.sentences[0].words == ("She", "ate")
 
 
+def test_release_blocks_with_two_blank_lines_a_hash_concept_and_no_token_spans():
+    block = ("#" * 40 + "\n# :: snt1\nIndex: 1 2\nWords: Jan spal\n\n# sentence level graph:\n"
+             "(s1s / spát-001 :ARG0 (s1x / #Forn :op1 \"Jan\"))\n\n\n# alignment:\n"
+             "s1s: 2-2\ns1x: -1--1\n\n\n# document level annotation:\n(s1s0 / sentence)\n")
+    d = parse_umr(block * 2, "cs.umr")
+    s = d.sentences[0]
+    assert len(d) == 2 and s.alignment == {"s1s": ((2, 2),), "s1x": ((0, 0),)}
+    assert umr.side_of(s.tree).concepts == (("spát", 1), ("#fornjan", 0))
+
+
 def test_amr_files_read_by_the_same_reader():
     d = parse_umr("# ::snt The boy\n(b / boy)\n\n# ::snt go\n(g / go-02 :ARG0 b2)\n", "a.amr")
     assert d.amr and len(d) == 2 and d.sentences[0].text == "The boy"
@@ -112,10 +122,13 @@ def test_bad_input_is_one_error_with_its_line(text, line, words):
     assert words in e.value.message
 
 
-def test_document_triple_naming_a_later_sentence_is_an_error():
+def test_document_triple_naming_a_later_sentence_is_a_warning():
     text = doc(SENTENCE_1.replace("(s1l :after s1e)", "(s1l :after s2e)"), SENTENCE_2)
-    with pytest.raises(InputError, match="before the sentence that defines it"):
-        parse_umr(text, "f.umr")
+    d = parse_umr(text, "f.umr")
+    assert [str(w) for w in d.warnings] == [
+        "f.umr:21: document-level :temporal names 's2e' before the sentence that defines it; "
+        "kept"]
+    assert ("temporal", "s1l", "after", "s2e") in [t[:4] for t in d.sentences[0].doc]
 
 
 def test_repaired_defects_are_warnings_with_lines():

@@ -88,11 +88,15 @@ class UmrDocument(NamedTuple):
 
 
 def _blocks(lines):
-    """``(first line number, [(line number, text), ...])`` of every non-empty block."""
+    """``[(line number, text), ...]`` of every non-empty block: split at the lines of ``#``
+    when the file has any (UMR releases, whose blocks may hold two blank lines in a row), else
+    at two blank lines (AnCast's samples)."""
+    separators = any(_SEPARATOR.match(ln.strip()) for ln in lines)
     cur, blanks = [], 0
     for no, raw in enumerate(lines, start=1):
         s = raw.rstrip("\r\n")
-        if _SEPARATOR.match(s.strip()) or (not s.strip() and blanks >= 1 and cur):
+        if _SEPARATOR.match(s.strip()) or (not separators and not s.strip() and blanks >= 1
+                                           and cur):
             if any(t.strip() for _, t in cur):
                 yield cur
             cur, blanks = [], 0
@@ -128,6 +132,9 @@ def parse_tree(text: str, *, path, line):
 
     from .amr import after_graph
 
+    hidden = "#" in text
+    if hidden:  # a '#' inside a graph is text (Czech UMR's '#Rcp'), not penman's comment
+        text = text.replace("#", _HASH)
     try:
         trees = list(penman.iterparse(text))
     except RecursionError:
@@ -145,9 +152,21 @@ def parse_tree(text: str, *, path, line):
                          path=path, line=line)
     rest = after_graph(text)
     if rest:
-        raise InputError(f"text after the graph's closing parenthesis: {rest[:40]!r} (an "
-                         "unbalanced ')'?)", path=path, line=line)
-    return trees[0]
+        raise InputError(f"text after the graph's closing parenthesis: "
+                         f"{rest[:40].replace(_HASH, '#')!r} (an unbalanced ')'?)", path=path,
+                         line=line)
+    return penman.Tree(_unhide(trees[0].node)) if hidden else trees[0]
+
+
+#: What a '#' inside a graph is read as by penman (a private-use character), and restored.
+_HASH = "\ue023"
+
+
+def _unhide(node):
+    var, branches = node
+    return (var.replace(_HASH, "#"),
+            [(role.replace(_HASH, "#"), _unhide(t) if isinstance(t, tuple) else
+              None if t is None else t.replace(_HASH, "#")) for role, t in branches])
 
 
 def tree_variables(tree, *, path, line) -> tuple:
@@ -186,6 +205,9 @@ def _parse_alignment(rows, variables, n_words, *, path, warnings: list) -> dict:
             raise InputError(f"{var!r} is aligned twice", path=path, line=no)
         got = []
         for part in spans.split(","):
+            if part.strip() == "-1--1":  # the English and Sanapana releases' "no token"
+                got.append((0, 0))
+                continue
             m = _SPAN.match(part.strip())
             if not m:
                 raise InputError(f"an alignment span is 'i-j' (token numbers), not "
@@ -364,7 +386,10 @@ def parse_umr(text: str, path: str = "<string>") -> UmrDocument:
                     for _, s in content):
                 continue  # a comment-only block (a file header)
             sentences.append(_umr_sentence(content, len(sentences) + 1, path=path))
-        _check_doc_variables(sentences, path)
+        late = _check_doc_variables(sentences, path)
+        if late:
+            first = sentences[0]
+            sentences[0] = first._replace(warnings=first.warnings + tuple(late))
     else:
         for block in _amr_blocks(lines):
             if all(s.strip().startswith("#") for _, s in block):
@@ -376,9 +401,13 @@ def parse_umr(text: str, path: str = "<string>") -> UmrDocument:
 _VARLIKE = re.compile(r"^s\d+[a-z]+\d*$")
 
 
-def _check_doc_variables(sentences, path) -> None:
+def _check_doc_variables(sentences, path) -> list:
+    """An error for a document-level triple naming a variable no sentence defines (and looking
+    like one); a warning for one naming a variable of a later sentence (the releases have a
+    few; the triple is kept: variables are named once per document)."""
     known: set = set()
     everywhere = {v for s in sentences for v in s.variables}
+    warnings = []
     for s in sentences:
         known.update(s.variables)
         for kind, head, _rel, tail, no in s.doc:
@@ -386,11 +415,14 @@ def _check_doc_variables(sentences, path) -> None:
                 if v in known:
                     continue
                 if v in everywhere:
-                    raise InputError(f"document-level :{kind} names {v!r} before the sentence "
-                                     "that defines it", path=path, line=no)
+                    warnings.append(InputError(f"document-level :{kind} names {v!r} before "
+                                               "the sentence that defines it; kept",
+                                               path=path, line=no))
+                    continue
                 if _VARLIKE.match(v):
                     raise InputError(f"document-level :{kind} names {v!r}, which no sentence "
                                      "graph defines", path=path, line=no)
+    return warnings
 
 
 def read_umr(path) -> UmrDocument:
