@@ -67,7 +67,7 @@ def doc(*blocks) -> str:
 # -- the reader --------------------------------------------------------------------------------
 def test_reader_sections_alignment_and_document_triples():
     d = parse_umr(doc(SENTENCE_1, SENTENCE_2), "x.umr")
-    assert len(d) == 2 and not d.amr and d.warnings == ()
+    assert len(d.sentences) == 2 and not d.amr and d.warnings == ()
     s1, s2 = d.sentences
     assert s1.variables == ("s1l", "s1p", "s1n", "s1e", "s1l2")
     assert s1.words == ("Lindsay", "left", "to", "eat", "lunch", ".")
@@ -85,7 +85,7 @@ def test_reader_separator_lines_and_words_line():
              "# sentence level graph:\n(s1e / eat-01 :ARG0 (s1s / she))\n\n# alignment:\n"
              "s1e: 2-2\ns1s: 1-1\n\n# document level annotation:\n(s1s0 / sentence)\n")
     d = parse_umr(block + block.replace("sent_id = a", "sent_id = b"), "y.umr")
-    assert len(d) == 2 and d.sentences[0].words == ("She", "ate")
+    assert len(d.sentences) == 2 and d.sentences[0].words == ("She", "ate")
 
 
 def test_release_blocks_with_two_blank_lines_a_hash_concept_and_no_token_spans():
@@ -94,14 +94,14 @@ def test_release_blocks_with_two_blank_lines_a_hash_concept_and_no_token_spans()
              "s1s: 2-2\ns1x: -1--1\n\n\n# document level annotation:\n(s1s0 / sentence)\n")
     d = parse_umr(block * 2, "cs.umr")
     s = d.sentences[0]
-    assert len(d) == 2 and s.alignment == {"s1s": ((2, 2),), "s1x": ((0, 0),)}
+    assert len(d.sentences) == 2 and s.alignment == {"s1s": ((2, 2),), "s1x": ((0, 0),)}
     # AnCast's sense pattern is two digits: Czech's three-digit "-001" reads as sense 00
     assert umr.side_of(s.tree).concepts == (("spát", 0), ("#fornjan", 0))
 
 
 def test_amr_files_read_by_the_same_reader():
     d = parse_umr("# ::snt The boy\n(b / boy)\n\n# ::snt go\n(g / go-02 :ARG0 b2)\n", "a.amr")
-    assert d.amr and len(d) == 2 and d.sentences[0].text == "The boy"
+    assert d.amr and len(d.sentences) == 2 and d.sentences[0].text == "The boy"
 
 
 @pytest.mark.parametrize("text, line, words", [

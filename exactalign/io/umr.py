@@ -83,9 +83,6 @@ class UmrDocument(NamedTuple):
         """Every repaired defect of the file (:attr:`UmrSentence.warnings`)."""
         return tuple(w for s in self.sentences for w in s.warnings)
 
-    def __len__(self) -> int:
-        return len(self.sentences)
-
 
 def _blocks(lines):
     """``[(line number, text), ...]`` of every non-empty block: split at the lines of ``#``
@@ -437,7 +434,37 @@ def read_pair(test_path, gold_path) -> tuple[UmrDocument, UmrDocument]:
     if not test.sentences and not gold.sentences:
         raise InputError("no sentence graph in the file, nor in the gold file: nothing to score",
                          path=test.path)
-    if len(test) != len(gold):
-        raise InputError(f"{len(test)} sentences here but {len(gold)} in {gold.path}: the files "
-                         "must hold the same sentences", path=test.path)
+    if len(test.sentences) != len(gold.sentences):
+        raise InputError(f"{len(test.sentences)} sentences here but {len(gold.sentences)} in "
+                         f"{gold.path}: the files must hold the same sentences", path=test.path)
     return test, gold
+
+
+def format_sentence(index: int, text: str, graph: str, alignment: dict, doc: tuple) -> str:
+    """One sentence block as AnCast's samples write it (read back by :func:`parse_umr`, and by
+    AnCast at both scopes): ``# :: sntN`` and the text, the three sections, the alignment one
+    ``variable: i-j[, k-l]`` line per variable, the document-level triples ``(kind, head,
+    relation, tail, ...)`` one per line under their kind."""
+    lines = [f"# :: snt{index}\t{text}", "", "# sentence level graph:", graph.strip(), "",
+             "# alignment:"]
+    for var, spans in alignment.items():
+        lines.append(f"{var}: " + ", ".join(f"{i}-{j}" for i, j in spans))
+    lines += ["", "# document level annotation:"]
+    by_kind: dict = {}
+    for t in doc:
+        by_kind.setdefault(t[0], []).append(t)
+    parts = [f"(s{index}s0 / sentence"]
+    for kind in DOC_KINDS:
+        triples = by_kind.get(kind)
+        if not triples:
+            continue
+        body = "\n            ".join(f"({h} :{r} {t})" for _, h, r, t, *_ in triples)
+        parts.append(f"    :{kind} ({body})")
+    lines.append("\n".join(parts) + ")")
+    return "\n".join(lines) + "\n"
+
+
+def format_document(blocks) -> str:
+    """Sentence blocks (:func:`format_sentence`) joined by two blank lines, as AnCast splits
+    them."""
+    return "\n\n".join(b.rstrip("\n") + "\n" for b in blocks)

@@ -244,8 +244,9 @@ def document_instance(test_doc, gold_doc, *, use_top=True, restrict: str = "none
                       ) -> PairInstance:
     """One instance over every sentence of a document pair (module docstring); ``restrict=
     "sentence"``: AnCast's candidate space (a variable maps only within its sentence)."""
-    if len(test_doc) != len(gold_doc):
-        raise InputError(f"{len(test_doc)} sentences but {len(gold_doc)} in {gold_doc.path}",
+    if len(test_doc.sentences) != len(gold_doc.sentences):
+        raise InputError(f"{len(test_doc.sentences)} sentences but {len(gold_doc.sentences)} "
+                         f"in {gold_doc.path}",
                          path=test_doc.path)
     sides = []
     for doc in (test_doc, gold_doc):
@@ -367,6 +368,8 @@ class UmrReport(NamedTuple):
     #: AnCast's LR micro (P, R, F) (its printed ``Sent Micro``) computed by our code, under
     #: AnCast's mapping (``ancast``) and under the (within-sentence) optimum (``exact``)
     lr: dict = {}
+    #: the sums behind :attr:`lr`: (precision score, test count, recall score, gold count)
+    lr_counts: dict = {}
 
     def totals(self, method: str) -> tuple[float, int, int]:
         """Summed (matched, test, gold) over the units (AnCast's micro average)."""
@@ -416,6 +419,7 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
 
     from ..io.umr import read_pair
     from .smatch import exact_results
+    from .umr_lr import micro_f
 
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
@@ -480,11 +484,12 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
                     an[0] = _ancast_counts(restricted[0], run.sentences, check=False)
     units = tuple(UnitScore(k, lines[k], pi.test_size, pi.gold_size, pi.fixed, ex[k], exs[k],
                             an[k], anf[k]) for k, pi in enumerate(pis))
-    lr = {}
+    lr_counts: dict = {}
     if method in ("exact", "both"):  # AnCast's LR under the (within-sentence) optimum
         sol = ex if scope == "snt" else exs
         sides = pis if scope == "snt" else restricted
-        lr["exact" if scope == "snt" else "exact_sentence"] = _lr(sides, [{int(a): int(b) for a, b in r.alignment} for r in sol])
+        lr_counts["exact" if scope == "snt" else "exact_sentence"] = _lr(
+            sides, [{int(a): int(b) for a, b in r.alignment} for r in sol])
     if printed and failure is None:  # ours under AnCast's mapping: its printed number again
         maps = []
         for pi, sents in ((pis[k], [by_index[k + 1]] if k + 1 in by_index else [])
@@ -492,19 +497,20 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
                               (restricted[0], run.sentences),):
             n0, n1 = _name_index(pi.test), _name_index(pi.gold)
             maps.append({n0[k]: n1[v] for a in sents for k, v in a.map01.items()})
-        lr["ancast"] = _lr(pis if scope == "snt" else restricted, maps)
+        lr_counts["ancast"] = _lr(pis if scope == "snt" else restricted, maps)
     methods = {"exact": ("exact",), "ancast": ("ancast",), "both": ("exact", "ancast")}[method]
     if scope == "doc" and method != "ancast":
         methods = ("exact", "exact_sentence") + methods[1:]
     return UmrReport(str(test_path), str(gold_path), scope, methods, units, printed, failure,
-                     times, warnings, lr)
+                     times, warnings, {m: micro_f([c]) for m, c in lr_counts.items()},
+                     lr_counts)
 
 
-def _lr(instances, mappings) -> tuple[float, float, float]:
-    """AnCast's LR micro P, R, F (:mod:`exactalign.metrics.umr_lr`) of the sentences of
-    ``instances`` under ``mappings`` (one dict per instance, test index -> gold index)."""
-    from .umr_lr import lr_counts, micro_f
+def _lr(instances, mappings) -> tuple[float, int, float, int]:
+    """AnCast's LR sums (:mod:`exactalign.metrics.umr_lr`) of the sentences of ``instances``
+    under ``mappings`` (one dict per instance, test index -> gold index)."""
+    from .umr_lr import lr_counts
 
     rows = [lr_counts(a, b, m) for pi, m in zip(instances, mappings, strict=True)
             for a, b in zip(pi.test, pi.gold, strict=True)]
-    return micro_f(rows)
+    return tuple(sum(r[k] for r in rows) for k in range(4))
