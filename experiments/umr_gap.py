@@ -13,7 +13,10 @@ Datasets (documents; each is a test file and a gold file, written in AnCast's sa
   of itself for every error profile in ``systems`` (:data:`SYSTEMS`: parser-like errors of
   :mod:`exactalign.perturb.amr` at a rate, and each document-level triple dropped at the same
   rate). Found under ``$EXACTALIGN_UMR_DATA`` (a checkout of umr4nlp/umr-data), else
-  ``umr/umr-data`` in the data directory; absent both, no ``umr3`` rows.
+  ``umr/umr-data`` in the data directory; absent both, no ``umr3`` rows;
+* ``synthetic`` -- only when there is no UMR data at all (no pilot, no UMR 3.0): random
+  AMR-like documents with document-level triples (:func:`synthetic_documents`), perturbed as
+  the UMR 3.0 gold is.
 
 Per (document, system) one row: sentence level (``--scope snt``: the Smatch-format counts under
 the optimum and under AnCast's mapping, sentences below the optimum and the per-sentence gap in
@@ -79,7 +82,7 @@ COLUMNS = ("source", "language", "document", "system", "sentences", "variables_t
            "lr_ancast_ps", "lr_ancast_pc", "lr_ancast_rs", "lr_ancast_rc",
            "doc_triples_test", "doc_triples_gold", "doc_test", "doc_gold", "doc_exact",
            "doc_exact_sentence", "doc_ancast", "doc_proven", "ancast_doc_failure",
-           "ancast_comp", "exact_snt_s", "ancast_snt_s", "exact_doc_s", "ancast_doc_s",
+           "ancast_comp", "ancast_twice", "exact_snt_s", "ancast_snt_s", "exact_doc_s", "ancast_doc_s",
            "error")
 FIGURES = ("umr_gap.png",)
 
@@ -145,6 +148,38 @@ def _perturbed(doc, system: str, config: dict, language: str, name: str) -> str:
     return _blocks(doc, new)
 
 
+def synthetic_documents(config: dict) -> list:
+    """The fallback without any UMR data: ``documents`` documents of ``max_sentences`` random
+    AMR-like sentences (:func:`exactalign.synthetic.random_amr_sentences`, variables renamed
+    ``s<N>x<k>``), each with document-level triples -- the author's modal stance and a temporal
+    relation to the document creation time for each sentence's top, and coreference between
+    same-concept entities of consecutive sentences."""
+    import penman
+
+    from exactalign.io.umr import parse_umr
+    from exactalign.synthetic import random_amr_sentences
+
+    out = []
+    for d in range(config["documents"]):
+        graphs = random_amr_sentences(config["max_sentences"], seed=[config["seed"], d])
+        blocks, prev = [], {}
+        for i, g in enumerate(graphs, start=1):
+            ren = {v: f"s{i}{v}" for v in g.variables()}
+            g2 = penman.Graph([(ren.get(a, a), r, ren.get(b, b)) for a, r, b in g.triples],
+                              top=ren[g.top])
+            concepts = {v: c for v, _, c in g2.instances()}
+            doc = [("modal", "author", "full-affirmative", g2.top),
+                   ("temporal", "document-creation-time", "before", g2.top)]
+            doc += [("coref", w, "same-entity", v) for v, c in concepts.items()
+                    for w, c2 in prev.items() if c == c2 and not c.endswith(tuple("0123456789"))
+                    ][:2]
+            prev = concepts
+            words = " ".join(concepts.values())
+            blocks.append(format_sentence(i, words, penman.encode(g2, indent=4), {}, doc))
+        out.append(parse_umr(format_document(blocks), f"synthetic-{d}"))
+    return out
+
+
 def documents(config: dict) -> list[dict]:
     """``{"source", "language", "document", "system", "test", "gold"}`` per unit (texts)."""
     out = []
@@ -162,6 +197,14 @@ def documents(config: dict) -> list[dict]:
                             "gold": (root / g).read_text("utf-8")})
     base = umr3_root()
     if base is None:
+        if root is None:  # no UMR data at all: the synthetic fallback
+            for k, doc in enumerate(synthetic_documents(config)):
+                for system in config["systems"]:
+                    out.append({"source": "synthetic", "language": "synthetic",
+                                "document": f"synthetic-{k}", "system": system,
+                                "gold": _blocks(doc),
+                                "test": _perturbed(doc, system, config, "synthetic",
+                                                   f"synthetic-{k}")})
         return out
     for lang_dir in sorted(p for p in base.iterdir() if (p / "umr_data").is_dir()):
         lang = lang_dir.name
@@ -245,6 +288,7 @@ def run_unit(unit: dict, config: dict) -> dict:
         doc_proven=doc.proven("exact") + doc.proven("exact_sentence") == 2,
         ancast_doc_failure=doc.ancast_failure or "",
         ancast_comp=doc.ancast_printed.get("comp"),
+        ancast_twice=sum(u.ancast_twice for u in snt.units),
         exact_snt_s=snt.wall_time.get("exact"), ancast_snt_s=snt.wall_time.get("ancast"),
         exact_doc_s=doc.wall_time.get("exact"), ancast_doc_s=doc.wall_time.get("ancast"))
     return row

@@ -261,7 +261,7 @@ def test_pilot_conversion_every_sentence_at_or_below_the_optimum():
         assert u.ancast[0] == u.ancast[1] <= u.matched("exact"), u
         # our count under AnCast's mapping is AnCast's own Smatch-format F
         f = umr.f_score(u.ancast[0], u.test_size, u.gold_size)[2]
-        assert f == pytest.approx(u.ancast_smatch_f, abs=1e-12)
+        assert u.ancast_twice == 0 and f == pytest.approx(u.ancast_smatch_f, abs=1e-12)
     # AnCast's printed sentence micro F (its LR score), to its printed precision, and our LR
     # under its mapping equal to it (float for float)
     assert f"{rep.ancast_printed['sent'][2]:.2%}" == "18.46%"
@@ -340,3 +340,27 @@ def test_cli_exact_json_and_bad_input(tmp_path):
     assert p.returncode == 2
     assert p.stderr.strip().startswith(f"exactalign: error: {b}:13: alignment span 7-7")
     assert "Traceback" not in p.stderr
+
+
+def test_ancast_counting_a_withdrawn_anchor_twice_is_explained(tmp_path):
+    """A pair built for it: AnCast anchors a variable, withdraws the anchor in a later round
+    and matches the variable again, counting it twice (its totals one above ours on both
+    sides); our count under its final mapping stands, and the residual is reported."""
+    _ancast()
+    test = ("(s1a / and :op2 (s1b / think-01 :ARG1 (s1c / attract-02 :ARG0 (s1d / show) "
+            ":aspect endeavor) :aspect state))")
+    gold = ("(s1a / and :op2 (s1h / have-reason-91 :ARG1 (s1b / think-01 :ARG1 (s1c / "
+            "attract-01 :ARG1 (s1e / gaze :poss (s1f / audience)) :aspect state))))")
+    words = "the show attracted the gaze of the audience , I think"
+    from exactalign.io.umr import format_document, format_sentence
+
+    paths = []
+    for name, g in (("t", test), ("g", gold)):
+        p = tmp_path / f"{name}.umr"
+        p.write_text(format_document([format_sentence(1, words, g, {}, ())]))
+        paths.append(p)
+    rep = umr.score_files(*paths, method="both")
+    (u,) = rep.units
+    assert u.ancast_twice == 1 and u.ancast == (4.0, 4.0) and u.matched("exact") == 4
+    # AnCast's own Smatch-format F counts the variable twice: not the count under its mapping
+    assert u.ancast_smatch_f != pytest.approx(umr.f_score(4, u.test_size, u.gold_size)[2])

@@ -118,6 +118,11 @@ def _text(rep, methods, args) -> None:
             line += " (as AnCast prints it)" if same else (
                 f" (AnCast prints {_pct(rep.ancast_printed['sent'][2])}: differs)")
         print(line)
+    twice = [u.ancast_twice for u in rep.units if u.ancast_twice]
+    if twice:
+        print(f"AnCast counted {sum(twice)} variables twice in {len(twice)} {unit} (an anchor "
+              "it withdrew keeps its count): its own Smatch-format F there is not the count "
+              "under its mapping, which is what is shown")
     if "exact" in methods and "ancast" in methods:
         short = rep.totals("exact")[0] - rep.totals("ancast")[0]
         df = 100 * (rep.scores("exact")[2] - rep.scores("ancast")[2])
@@ -181,7 +186,7 @@ def _json(rep, methods) -> dict:
             if res is not None:
                 usolves[m] = res.to_dict()
         docs.append({"id": u.index, "scores": scores, "line": u.line, "solves": usolves,
-                     "fixed_matches": u.fixed})
+                     "fixed_matches": u.fixed, "ancast_counted_twice": u.ancast_twice})
     out = {"test": rep.test, "gold": rep.gold, "scope": rep.scope, "units": len(rep.units),
            "overall": overall,
            "ancast": {"printed": printed, "failure": rep.ancast_failure,
