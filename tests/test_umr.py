@@ -364,3 +364,23 @@ def test_ancast_counting_a_withdrawn_anchor_twice_is_explained(tmp_path):
     assert u.ancast_twice == 1 and u.ancast == (4.0, 4.0) and u.matched("exact") == 4
     # AnCast's own Smatch-format F counts the variable twice: not the count under its mapping
     assert u.ancast_smatch_f != pytest.approx(umr.f_score(4, u.test_size, u.gold_size)[2])
+
+
+def test_in_process_scorer_equals_score_files(tmp_path):
+    from exactalign.metrics.umr_scorer import UmrScorer
+
+    a, b = tmp_path / "a.umr", tmp_path / "b.umr"
+    a.write_text(doc(SENTENCE_1, SENTENCE_2.replace("(s2p / person)", "(s2p / she)")))
+    b.write_text(doc(SENTENCE_1.replace("lunch", "dinner"), SENTENCE_2))
+    want = umr.score_files(a, b)
+    scorer = UmrScorer(b)
+    got = scorer.score([s.tree for s in parse_umr(a.read_text(), "a").sentences])
+    # two concepts differ (lunch/dinner, she/person): 15 of 13 + 4 on each side
+    assert got.totals("exact") == want.totals("exact") == (15.0, 17, 17)
+    assert [u.matched("exact") for u in got.units] == [u.matched("exact") for u in want.units]
+    assert got.lr == want.lr
+    # again, one prediction against the second reference, as text
+    one = scorer.score(["(s2e / eat-01 :ARG0 (s2p / person))"], indices=[1])
+    assert one.totals("exact") == (4.0, 4, 4) and one.proven() == 1
+    with pytest.raises(InputError, match="prediction 0: unparsable graph"):
+        scorer.score(["(s2e / eat-01"], indices=[1])

@@ -217,10 +217,19 @@ def _fixed(nones0, nones1, c0, c1) -> int:
 
 def sentence_instance(test_tree, gold_tree, *, amr=False, use_top=True) -> PairInstance:
     """The instance of one sentence pair."""
-    t, g = (side_of(test_tree, amr=amr, use_top=use_top),
-            side_of(gold_tree, amr=amr, use_top=use_top))
+    return instance_of_sides(side_of(test_tree, amr=amr, use_top=use_top),
+                             gold_side(side_of(gold_tree, amr=amr, use_top=use_top)))
+
+
+def gold_side(g: Side) -> tuple:
+    """A gold sentence's half of :func:`instance_of_sides`, built (and checked) once."""
+    return (g, *_latent_side(g, len(g.variables), what="right"))
+
+
+def instance_of_sides(t: Side, gold: tuple) -> PairInstance:
+    """The instance of a test :class:`Side` against a gold half (:func:`gold_side`)."""
+    g, rt, n1, c1 = gold
     lt, n0, c0 = _latent_side(t, len(t.variables), what="left")
-    rt, n1, c1 = _latent_side(g, len(g.variables), what="right")
     return PairInstance(LatentInstance.from_sides(lt, rt), t.size, g.size,
                         _fixed(n0, n1, c0, c1), (t,), (g,))
 
