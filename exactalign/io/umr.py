@@ -141,7 +141,7 @@ def parse_tree(text: str, *, path, line):
         msg = getattr(e, "message", None) or " ".join(str(e).split())
         lno = line
         offset = getattr(e, "offset", None)
-        if isinstance(offset, int) and 0 <= offset <= len(text):
+        if isinstance(offset, int) and 0 <= offset <= len(text) and line is not None:
             lno = line + text.count("\n", 0, offset)
         raise InputError(f"unparsable graph: {msg}", path=path, line=lno) from None
     if not trees or not text.lstrip().startswith("("):
