@@ -18,7 +18,8 @@ Datasets (documents; each is a test file and a gold file, written in AnCast's sa
   AMR-like documents with document-level triples (:func:`synthetic_documents`), perturbed as
   the UMR 3.0 gold is.
 
-Per (document, system) one row: sentence level (``--scope snt``: the Smatch-format counts under
+Per (file, system) one row (a file holds one document, or several where its sentence numbers
+restart: the pilot's English gold is six; document-level counts are summed over them): sentence level (``--scope snt``: the Smatch-format counts under
 the optimum and under AnCast's mapping, sentences below the optimum and the per-sentence gap in
 F1 points, AnCast's LR score -- its printed ``Sent Micro`` -- under both mappings, as sums),
 document level (``--scope doc``: the optimum over every one-to-one mapping, the optimum within
@@ -43,7 +44,12 @@ from pathlib import Path
 import numpy as np
 
 from exactalign.data import resolve_data_dir
-from exactalign.io.umr import format_document, format_sentence, read_umr
+from exactalign.io.umr import (
+    check_unique_variables,
+    format_document,
+    format_sentence,
+    read_umr,
+)
 from exactalign.metrics import umr
 from exactalign.significance import paired_bootstrap
 
@@ -75,7 +81,8 @@ FULL = {"seed": 0, "documents": 6, "max_sentences": 40, "systems": list(SYSTEMS)
 QUICK = {**FULL, "documents": 1, "max_sentences": 6, "systems": ["light", "heavy"],
          "languages": ["english", "chinese"]}
 
-COLUMNS = ("source", "language", "document", "system", "sentences", "variables_test",
+COLUMNS = ("source", "language", "document", "system", "documents", "sentences",
+           "variables_test",
            "variables_gold", "snt_test", "snt_gold", "snt_exact", "snt_ancast", "snt_below",
            "snt_gap_f1_mean", "snt_gap_f1_max", "snt_proven",
            "lr_exact_ps", "lr_exact_pc", "lr_exact_rs", "lr_exact_rc",
@@ -216,6 +223,7 @@ def documents(config: dict) -> list[dict]:
                 break
             try:
                 doc = _cut(read_umr(f), config["max_sentences"])
+                check_unique_variables(doc)
             except Exception:  # a file the reader refuses (named by `exactalign umr`)
                 continue
             if not doc.sentences:
@@ -259,22 +267,28 @@ def run_unit(unit: dict, config: dict) -> dict:
                                   f"{u.index + 1}")
         gaps.append(100 * (_f(u.matched("exact"), u.test_size, u.gold_size)
                            - _f(u.ancast[0], u.test_size, u.gold_size)))
-    d = doc.units[0]
-    if d.matched("exact_sentence") > d.matched("exact") + 1e-9:
-        raise ExperimentError(f"{name}: the within-sentence optimum above the unrestricted one")
-    if d.ancast is not None and d.ancast[0] > d.matched("exact_sentence") + 1e-9:
-        raise ExperimentError(f"{name}: AnCast's mapping above the within-sentence optimum")
-    if snt.proven() < len(snt.units) or doc.proven("exact") + doc.proven("exact_sentence") < 2:
+    for d in doc.units:  # a file may hold several documents (sentence numbers restarting)
+        if d.matched("exact_sentence") > d.matched("exact") + 1e-9:
+            raise ExperimentError(f"{name}: the within-sentence optimum above the unrestricted "
+                                  "one")
+        if d.ancast is not None and d.ancast[0] > d.matched("exact_sentence") + 1e-9:
+            raise ExperimentError(f"{name}: AnCast's mapping above the within-sentence optimum")
+    n_docs = len(doc.units)
+    if (snt.proven() < len(snt.units)
+            or doc.proven("exact") + doc.proven("exact_sentence") < 2 * n_docs):
         raise ExperimentError(f"{name}: an optimum not proven within the time limit")
-    td = umr.document_instance(*_docs(unit), restrict="sentence")
-    n_doc_t = sum(1 for s in _docs(unit)[0].sentences for _ in s.doc)
-    n_doc_g = sum(1 for s in _docs(unit)[1].sentences for _ in s.doc)
+    ancast_doc = (None if any(d.ancast is None for d in doc.units)
+                  else sum(d.ancast[0] for d in doc.units))
+    tdoc, gdoc = _docs(unit)
+    n_doc_t = sum(len(s.doc) for s in tdoc.sentences)
+    n_doc_g = sum(len(s.doc) for s in gdoc.sentences)
     row = {c: None for c in COLUMNS}
     row.update({k: unit[k] for k in ("source", "language", "document", "system")})
     lre, lra = snt.lr_counts["exact"], snt.lr_counts["ancast"]
     row.update(
-        sentences=len(snt.units), variables_test=td.instance.n_left,
-        variables_gold=td.instance.n_right,
+        documents=n_docs, sentences=len(snt.units),
+        variables_test=sum(len(x.variables) for x in tdoc.sentences),
+        variables_gold=sum(len(x.variables) for x in gdoc.sentences),
         snt_test=snt.totals("exact")[1], snt_gold=snt.totals("exact")[2],
         snt_exact=snt.totals("exact")[0], snt_ancast=snt.totals("ancast")[0],
         snt_below=snt.below(), snt_gap_f1_mean=float(np.mean(gaps)),
@@ -282,10 +296,11 @@ def run_unit(unit: dict, config: dict) -> dict:
         lr_exact_ps=lre[0], lr_exact_pc=lre[1], lr_exact_rs=lre[2], lr_exact_rc=lre[3],
         lr_ancast_ps=lra[0], lr_ancast_pc=lra[1], lr_ancast_rs=lra[2], lr_ancast_rc=lra[3],
         doc_triples_test=n_doc_t, doc_triples_gold=n_doc_g,
-        doc_test=d.test_size, doc_gold=d.gold_size, doc_exact=d.matched("exact"),
-        doc_exact_sentence=d.matched("exact_sentence"),
-        doc_ancast=None if d.ancast is None else d.ancast[0],
-        doc_proven=doc.proven("exact") + doc.proven("exact_sentence") == 2,
+        doc_test=sum(d.test_size for d in doc.units), doc_gold=sum(d.gold_size for d in
+                                                                   doc.units),
+        doc_exact=sum(d.matched("exact") for d in doc.units),
+        doc_exact_sentence=sum(d.matched("exact_sentence") for d in doc.units),
+        doc_ancast=ancast_doc, doc_proven=True,
         ancast_doc_failure=doc.ancast_failure or "",
         ancast_comp=doc.ancast_printed.get("comp"),
         ancast_twice=sum(u.ancast_twice for u in snt.units),

@@ -144,6 +144,31 @@ def test_repaired_defects_are_warnings_with_lines():
     assert ("modal", "root", "modal", "author") in [t[:4] for t in d.sentences[0].doc]
 
 
+def test_a_variable_defined_in_two_sentences_is_refused_at_document_level():
+    text = doc(SENTENCE_1, SENTENCE_2.replace("s2p", "s1p"))
+    d = parse_umr(text, "dup.umr")
+    with pytest.raises(InputError, match="'s1p' is defined in sentence 1") as e:
+        umr.document_instance(d, d)
+    assert e.value.path == "dup.umr" and e.value.line == d.sentences[1].graph_line
+
+
+def test_a_file_whose_sentence_numbers_restart_holds_several_documents(tmp_path):
+    from exactalign.io.umr import document_starts, split_documents
+
+    second = SENTENCE_1.replace("s1", "s3")  # snt1 again: a new document, its own variables
+    text = doc(SENTENCE_1, SENTENCE_2, second)
+    d = parse_umr(text, "three.umr")
+    assert [s.number for s in d.sentences] == [1, 2, 1]
+    assert document_starts(d) == [0, 2]
+    parts = split_documents(d, [0, 2])
+    assert [len(p.sentences) for p in parts] == [2, 1]
+    a = tmp_path / "a.umr"
+    a.write_text(text)
+    rep = umr.score_files(a, a, scope="doc")
+    # 13 + 4 sentence counts + 5 document triples; 13 + 4 document triples
+    assert [(u.test_size, u.matched("exact")) for u in rep.units] == [(22, 22), (17, 17)]
+
+
 def test_different_sentence_counts(tmp_path):
     a, b = tmp_path / "a.umr", tmp_path / "b.umr"
     a.write_text(doc(SENTENCE_1, SENTENCE_2))
@@ -278,7 +303,8 @@ def test_pilot_conversion_document_scope_ancast_fails_exact_does_not():
                           root / "ufal-english/gold_total_1-5.umr", scope="doc",
                           method="both")
     assert rep.ancast_failure.startswith("ValueError: invalid literal for int()")
-    assert rep.proven("exact") == rep.proven("exact_sentence") == 1
+    # the gold file is six documents (its sentence numbers restart at snt1 five times)
+    assert len(rep.units) == 6 and rep.proven("exact") == rep.proven("exact_sentence") == 6
     # the within-sentence optimum is the sentence optimum (the converted file has no
     # document-level triples), the unrestricted one at least as high
     assert rep.totals("exact_sentence")[0] == 1507

@@ -14,7 +14,9 @@ more) or by two or more blank lines. A block holds, in this order:
   ``(head :relation tail)`` triples, whose heads and tails are variables of this or an earlier
   sentence, or constants (``author``, ``root``, ``document-creation-time``, ...).
 
-The whole file is one document (as AnCast's ``--scope doc`` reads it). An AMR file (blocks of
+A file is one document (as AnCast's ``--scope doc`` reads it) unless its sentence numbers
+restart (``snt1`` again: :func:`document_starts`), as in the pilot's ``gold_total_1-5.umr``,
+five documents in one file. An AMR file (blocks of
 PENMAN separated by blank lines, ``# ::snt`` metadata, no ``# sentence level graph:`` line) is
 read by the same :func:`read_umr` as blocks with a graph and nothing else.
 
@@ -69,6 +71,8 @@ class UmrSentence(NamedTuple):
     graph_text: str = ""
     #: repaired defects (:class:`InputError`, file and line), for the command to print
     warnings: tuple = ()
+    #: the N of ``# :: sntN`` (0 when absent): where it restarts, a new document begins
+    number: int = 0
 
 
 class UmrDocument(NamedTuple):
@@ -318,12 +322,12 @@ def _umr_sentence(block, index, *, path, n_amr: bool = False) -> UmrSentence:
     if "graph" not in sections:
         raise InputError(f"sentence block {index} has no '# sentence level graph:' section",
                          path=path, line=start)
-    text, words = "", None
+    text, words, number = "", None, 0
     for _, s in sections["head"]:
         st = s.strip()
         m = _SNT.match(st)
         if m:
-            text = m.group(2).strip()
+            number, text = int(m.group(1)), m.group(2).strip()
         elif st.startswith("Words:"):
             words = tuple(st[len("Words:"):].split())
     if words is None:
@@ -345,7 +349,7 @@ def _umr_sentence(block, index, *, path, n_amr: bool = False) -> UmrSentence:
     doc = _parse_doc(sections.get("doc", ()), path=path, warnings=warnings)
     return UmrSentence(index, start, text, words, tree, variables, gline, alignment,
                        heads.get("alignment", 0), doc, heads.get("doc", 0), gtext.strip(),
-                       tuple(warnings))
+                       tuple(warnings), number)
 
 
 def _amr_sentence(block, index, *, path) -> UmrSentence:
@@ -420,6 +424,43 @@ def _check_doc_variables(sentences, path) -> list:
                     raise InputError(f"document-level :{kind} names {v!r}, which no sentence "
                                      "graph defines", path=path, line=no)
     return warnings
+
+
+def document_starts(*docs) -> list[int]:
+    """The sentence positions where a document starts, in files holding several (the pilot's
+    ``gold_total_1-5.umr`` is five documents, each numbering its sentences from ``snt1``): 0,
+    and every sentence whose number does not exceed the one before it in any of ``docs``
+    (files of the same sentences: a pair is cut where either restarts)."""
+    starts = {0}
+    for doc in docs:
+        for k in range(1, len(doc.sentences)):
+            a, b = doc.sentences[k - 1].number, doc.sentences[k].number
+            if a and b and b <= a:
+                starts.add(k)
+    return sorted(starts)
+
+
+def split_documents(doc: UmrDocument, starts: list[int]) -> list[UmrDocument]:
+    """``doc`` cut at the sentence positions ``starts`` (:func:`document_starts`)."""
+    ends = [*starts[1:], len(doc.sentences)]
+    return [doc._replace(sentences=doc.sentences[a:b]) for a, b in zip(starts, ends,
+                                                                       strict=True)]
+
+
+def check_unique_variables(doc: UmrDocument) -> None:
+    """An :class:`InputError` (file, line of the second sentence's graph) when two sentences
+    of ``doc`` define the same variable: the document level names variables across sentences,
+    so a document needs them apart (Kukama's UMR 3.0 file 2 defines ``s17a`` in sentences 16
+    and 17)."""
+    seen: dict = {}
+    for s in doc.sentences:
+        for v in s.variables:
+            first = seen.setdefault(v, s)
+            if first is not s:
+                raise InputError(f"variable {v!r} is defined in sentence {first.index} (line "
+                                 f"{first.graph_line}) and again in sentence {s.index}: a "
+                                 "document needs its variables apart", path=doc.path,
+                                 line=s.graph_line)
 
 
 def read_umr(path) -> UmrDocument:

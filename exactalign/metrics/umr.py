@@ -257,8 +257,11 @@ def document_instance(test_doc, gold_doc, *, use_top=True, restrict: str = "none
         raise InputError(f"{len(test_doc.sentences)} sentences but {len(gold_doc.sentences)} "
                          f"in {gold_doc.path}",
                          path=test_doc.path)
+    from ..io.umr import check_unique_variables
+
     sides = []
     for doc in (test_doc, gold_doc):
+        check_unique_variables(doc)
         names: dict = {}
         ss, off = [], 0
         for s in doc.sentences:
@@ -434,7 +437,9 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
     """Score two UMR (or AMR) files: ``exact`` (the optimum over one-to-one mappings of the
     objective AnCast's Smatch-format F counts), ``ancast`` (AnCast run on the files, and its
     mapping counted by our triples, sentence by sentence checked against AnCast's own count),
-    or ``both``. ``scope="doc"``: the file is one document. ``use_alignment`` and
+    or ``both``. ``scope="doc"``: a document per run of sentence numbers (a file restarting at
+    ``snt1`` holds several; :func:`~exactalign.io.umr.document_starts`; AnCast itself reads a
+    file as one document, but maps sentence by sentence all the same). ``use_alignment`` and
     ``allow_reify`` are AnCast's and act on its run only: the first changes its anchors, the
     second, in AnCast 0.1.1, loads its reification resources but reifies nothing
     (``evaluate`` hands the flag to the match, never to ``Sentence``), so the graphs compared,
@@ -461,10 +466,16 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
                for a, b in zip(td.sentences, gd.sentences, strict=True)]
         restricted = None
         lines = [s.line for s in td.sentences]
-    else:
-        pis = [document_instance(td, gd, use_top=use_smatch_top)]
-        restricted = [document_instance(td, gd, use_top=use_smatch_top, restrict="sentence")]
-        lines = [td.sentences[0].line if td.sentences else 0]
+    else:  # a document per run of sentence numbers (a file may hold several)
+        from ..io.umr import document_starts, split_documents
+
+        starts = document_starts(td, gd)
+        docs = list(zip(split_documents(td, starts), split_documents(gd, starts),
+                        strict=True))
+        pis = [document_instance(a, b, use_top=use_smatch_top) for a, b in docs]
+        restricted = [document_instance(a, b, use_top=use_smatch_top, restrict="sentence")
+                      for a, b in docs]
+        lines = [a.sentences[0].line if a.sentences else 0 for a, _ in docs]
     times["read"] = time.perf_counter() - t0
     ex = exs = [None] * len(pis)
     if method in ("exact", "both"):
@@ -503,11 +514,14 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
                         an[k] = (m01, m10)
                         anf[k] = a.smatch_f
                 else:
-                    for a in run.sentences:  # each sentence's count checked against AnCast's
-                        twice[0] += _ancast_counts(sentence_instance(
-                            td.sentences[a.index - 1].tree, gd.sentences[a.index - 1].tree,
-                            use_top=use_smatch_top), [a])[2]
-                    an[0] = _ancast_counts(restricted[0], run.sentences, check=False)[:2]
+                    for d, (start, pi) in enumerate(zip(starts, restricted, strict=True)):
+                        sents = [by_index[k] for k in range(start + 1, start + 1 +
+                                                            len(pi.test)) if k in by_index]
+                        for a in sents:  # each sentence's count checked against AnCast's
+                            twice[d] += _ancast_counts(sentence_instance(
+                                td.sentences[a.index - 1].tree, gd.sentences[a.index - 1].tree,
+                                use_top=use_smatch_top), [a])[2]
+                        an[d] = _ancast_counts(pi, sents, check=False)[:2]
     units = tuple(UnitScore(k, lines[k], pi.test_size, pi.gold_size, pi.fixed, ex[k], exs[k],
                             an[k], anf[k], twice[k]) for k, pi in enumerate(pis))
     lr_counts: dict = {}
@@ -518,12 +532,14 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
             sides, [{int(a): int(b) for a, b in r.alignment} for r in sol])
     if printed and failure is None:  # ours under AnCast's mapping: its printed number again
         maps = []
-        for pi, sents in ((pis[k], [by_index[k + 1]] if k + 1 in by_index else [])
-                          for k in range(len(pis))) if scope == "snt" else (
-                              (restricted[0], run.sentences),):
+        units_of = pis if scope == "snt" else restricted
+        first = list(range(len(pis))) if scope == "snt" else starts
+        for pi, start in zip(units_of, first, strict=True):
+            sents = [by_index[k] for k in range(start + 1, start + 1 + len(pi.test))
+                     if k in by_index]
             n0, n1 = _name_index(pi.test), _name_index(pi.gold)
             maps.append({n0[k]: n1[v] for a in sents for k, v in a.map01.items()})
-        lr_counts["ancast"] = _lr(pis if scope == "snt" else restricted, maps)
+        lr_counts["ancast"] = _lr(units_of, maps)
     methods = {"exact": ("exact",), "ancast": ("ancast",), "both": ("exact", "ancast")}[method]
     if scope == "doc" and method != "ancast":
         methods = ("exact", "exact_sentence") + methods[1:]
