@@ -410,3 +410,20 @@ def test_in_process_scorer_equals_score_files(tmp_path):
     assert one.totals("exact") == (4.0, 4, 4) and one.proven() == 1
     with pytest.raises(InputError, match="prediction 0: unparsable graph"):
         scorer.score(["(s2e / eat-01"], indices=[1])
+
+
+def test_cli_where_ancast_fails_both_says_so_in_one_line_and_ancast_alone_exits_1():
+    root = _pilot()
+    _ancast()
+    conv = root / "ufal-english/converted_total_1-5.umr"
+    gold = root / "ufal-english/gold_total_1-5.umr"
+    p = _cli(conv, gold, "--scope", "doc", "--method", "both")
+    assert p.returncode == 0, p.stderr
+    failed = [ln for ln in p.stdout.splitlines() if ln.startswith("ancast: failed: ")]
+    assert len(failed) == 1 and "ValueError: invalid literal for int()" in failed[0]
+    assert p.stdout.startswith("[exact] Smatch-format P 36.72 R 28.55 F 32.12")
+    p = _cli(conv, gold, "--scope", "doc", "--method", "ancast")
+    assert p.returncode == 1
+    errors = [ln for ln in p.stderr.splitlines() if ln.startswith("exactalign: error:")]
+    assert len(errors) == 1 and "AnCast failed: ValueError" in errors[0]
+    assert "Traceback" not in p.stderr
