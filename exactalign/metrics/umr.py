@@ -536,7 +536,7 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
     if method in ("exact", "both"):  # AnCast's LR under the (within-sentence) optimum
         sol = ex if scope == "snt" else exs
         sides = pis if scope == "snt" else restricted
-        lr_counts["exact" if scope == "snt" else "exact_sentence"] = _lr(
+        lr_counts["exact" if scope == "snt" else "exact_sentence"] = lr_sums(
             sides, [{int(a): int(b) for a, b in r.alignment} for r in sol])
     if printed and failure is None:  # ours under AnCast's mapping: its printed number again
         maps = []
@@ -547,7 +547,7 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
                      if k in by_index]
             n0, n1 = _name_index(pi.test), _name_index(pi.gold)
             maps.append({n0[k]: n1[v] for a in sents for k, v in a.map01.items()})
-        lr_counts["ancast"] = _lr(units_of, maps)
+        lr_counts["ancast"] = lr_sums(units_of, maps)
     methods = {"exact": ("exact",), "ancast": ("ancast",), "both": ("exact", "ancast")}[method]
     if scope == "doc" and method != "ancast":
         methods = ("exact", "exact_sentence") + methods[1:]
@@ -556,7 +556,7 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
                      lr_counts)
 
 
-def _lr(instances, mappings) -> tuple[float, int, float, int]:
+def lr_sums(instances, mappings) -> tuple[float, int, float, int]:
     """AnCast's LR sums (:mod:`exactalign.metrics.umr_lr`) of the sentences of ``instances``
     under ``mappings`` (one dict per instance, test index -> gold index)."""
     from .umr_lr import lr_counts

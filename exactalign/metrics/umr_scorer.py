@@ -66,7 +66,7 @@ class UmrScorer:
         import time
 
         from .smatch import exact_results
-        from .umr import _lr
+        from .umr import lr_sums
         from .umr_lr import micro_f
 
         predictions = list(predictions)
@@ -79,7 +79,7 @@ class UmrScorer:
                            **self._options)
         units = tuple(UnitScore(k, 0, p.test_size, p.gold_size, p.fixed, r)
                       for k, (p, r) in enumerate(zip(pis, ex, strict=True)))
-        counts = {"exact": _lr(pis, [{int(a): int(b) for a, b in r.alignment} for r in ex])}
+        counts = {"exact": lr_sums(pis, [{int(a): int(b) for a, b in r.alignment} for r in ex])}
         return UmrReport("<predictions>", "<references>", "snt", ("exact",), units, {}, None,
                          {"exact": time.perf_counter() - t0}, (),
                          {m: micro_f([c]) for m, c in counts.items()}, counts)
