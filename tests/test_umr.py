@@ -422,8 +422,8 @@ def test_cli_where_ancast_fails_both_says_so_in_one_line_and_ancast_alone_exits_
     failed = [ln for ln in p.stdout.splitlines() if ln.startswith("ancast: failed: ")]
     assert len(failed) == 1 and "ValueError: invalid literal for int()" in failed[0]
     assert p.stdout.startswith("[exact] Smatch-format P 36.72 R 28.55 F 32.12")
-    p = _cli(conv, gold, "--scope", "doc", "--method", "ancast")
-    assert p.returncode == 1
+    p = _cli(conv, gold, "--scope", "doc", "--method", "ancast", "--json")
+    assert p.returncode == 1 and p.stdout == ""
     errors = [ln for ln in p.stderr.splitlines() if ln.startswith("exactalign: error:")]
     assert len(errors) == 1 and "AnCast failed: ValueError" in errors[0]
     assert "Traceback" not in p.stderr

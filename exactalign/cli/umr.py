@@ -14,7 +14,7 @@ AnCast's mapping it must equal the printed number, and the line says so); as it 
 also ``Modality``, ``Temporal``, ``Coref``, ``Comprehensive Score``); then where AnCast's
 mapping is below the optimum. When AnCast fails on the files, one line says so (``ancast:
 failed: ...``) and the exact score stands (``--method both``; with ``--method ancast`` alone it
-is an error, exit 1). Repaired defects of the input (a document-level triple left unclosed, a
+is an error: nothing on standard output, one line on standard error, exit 1). Repaired defects of the input (a document-level triple left unclosed, a
 stray word between triples, an alignment of an undefined variable) are warnings on stderr.
 
 ``--json``: ``{"test", "gold", "scope", "units", "overall": {method: prf, "lr/METHOD": prf of
@@ -74,15 +74,15 @@ def run_umr(args: argparse.Namespace) -> int:
     for w in rep.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     ancast_failed = args.method in ("ancast", "both") and rep.ancast_failure is not None
+    if ancast_failed and args.method == "ancast":  # nothing to report: one error line
+        print(f"exactalign: error: {args.pred}: AnCast failed: {rep.ancast_failure}",
+              file=sys.stderr)
+        return 1
     methods = [m for m in rep.methods if not (m == "ancast" and ancast_failed)]
     if args.json:
         print_json(_json(rep, methods))
     else:
         _text(rep, methods, args)
-    if ancast_failed and args.method == "ancast":
-        print(f"exactalign: error: {args.pred}: AnCast failed: {rep.ancast_failure}",
-              file=sys.stderr)
-        return 1
     return 0
 
 
