@@ -19,9 +19,9 @@ Datasets (documents; each is a test file and a gold file, written in AnCast's sa
   the UMR 3.0 gold is.
 
 Per (file, system) one row (a file holds one document, or several where its sentence numbers
-restart: the pilot's English gold is six; document-level counts are summed over them): sentence level (``--scope snt``: the Smatch-format counts under
-the optimum and under AnCast's mapping, sentences below the optimum and the per-sentence gap in
-F1 points, AnCast's LR score -- its printed ``Sent Micro`` -- under both mappings, as sums),
+restart: the pilot's English gold is six; document-level counts are summed over them):
+sentence level (``--scope snt``: the Smatch-format counts under the optimum and under
+AnCast's mapping, sentences below the optimum and the per-sentence gap in F1 points, AnCast's LR score -- its printed ``Sent Micro`` -- under both mappings, as sums),
 document level (``--scope doc``: the optimum over every one-to-one mapping, the optimum within
 AnCast's candidate space -- a variable maps only within its sentence -- and the count under
 AnCast's mapping, or AnCast's failure; AnCast's printed comprehensive score), the document-level
@@ -89,8 +89,8 @@ COLUMNS = ("source", "language", "document", "system", "documents", "sentences",
            "lr_ancast_ps", "lr_ancast_pc", "lr_ancast_rs", "lr_ancast_rc",
            "doc_triples_test", "doc_triples_gold", "doc_test", "doc_gold", "doc_exact",
            "doc_exact_sentence", "doc_ancast", "doc_proven", "ancast_doc_failure",
-           "ancast_comp", "ancast_twice", "exact_snt_s", "ancast_snt_s", "exact_doc_s", "ancast_doc_s",
-           "error")
+           "ancast_comp", "ancast_twice", "exact_snt_s", "ancast_snt_s", "exact_doc_s",
+           "ancast_doc_s", "error")
 FIGURES = ("umr_gap.png",)
 
 

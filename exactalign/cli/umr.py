@@ -8,14 +8,15 @@ Text output: one line per method, ``[exact]`` (the optimum of AnCast's Smatch-fo
 over every one-to-one mapping), at ``--scope doc`` also ``[exact, within sentences]`` (the
 optimum within AnCast's candidate space: a variable maps only within its sentence), and
 ``[ancast]`` (the same objective under AnCast's mapping), each ``P R F`` in percent with the
-counts; then AnCast's own printed numbers; then AnCast's LR score (what it prints as ``Sent
-Micro``) computed by our code under each mapping (:mod:`exactalign.metrics.umr_lr`; under
-AnCast's mapping it must equal the printed number, and the line says so); as it prints them (``Sent Micro``; at ``--scope doc``
-also ``Modality``, ``Temporal``, ``Coref``, ``Comprehensive Score``); then where AnCast's
-mapping is below the optimum. When AnCast fails on the files, one line says so (``ancast:
-failed: ...``) and the exact score stands (``--method both``; with ``--method ancast`` alone it
-is an error: nothing on standard output, one line on standard error, exit 1). Repaired defects of the input (a document-level triple left unclosed, a
-stray word between triples, an alignment of an undefined variable) are warnings on stderr.
+counts; then AnCast's own printed numbers, as it prints them (``Sent Micro``; at ``--scope
+doc`` also ``Modality``, ``Temporal``, ``Coref``, ``Comprehensive Score``); then AnCast's LR
+score (what it prints as ``Sent Micro``) computed by our code under each mapping
+(:mod:`exactalign.metrics.umr_lr`; under AnCast's mapping it must equal the printed number,
+and the line says so); then where AnCast's mapping is below the optimum. When AnCast fails on
+the files, one line says so (``ancast: failed: ...``) and the exact score stands (``--method
+both``; with ``--method ancast`` alone it is an error: nothing on standard output, one line on
+standard error, exit 1). Repaired defects of the input (a document-level triple left unclosed,
+a stray word between triples, an alignment of an undefined variable) are warnings on stderr.
 
 ``--json``: ``{"test", "gold", "scope", "units", "overall": {method: prf, "lr/METHOD": prf of
 the LR score under METHOD's mapping}, "ancast": {"printed":
@@ -111,8 +112,8 @@ def _text(rep, methods, args) -> None:
                     print(f"AnCast {name}:\tFscore: {rep.ancast_printed[key]:.2%}")
                 print(f"AnCast Comprehensive Score:\t{rep.ancast_printed['comp']:.2%}")
     for m, (p, r, f) in rep.lr.items():
-        line = (f"[{LABELS.get(m, m)} mapping] AnCast's LR (its Sent Micro) P {_pct(p)} R {_pct(r)} "
-                f"F {_pct(f)}")
+        line = (f"[{LABELS.get(m, m)} mapping] AnCast's LR (its Sent Micro) P {_pct(p)} "
+                f"R {_pct(r)} F {_pct(f)}")
         if m == "ancast" and rep.ancast_printed:
             same = abs(f - rep.ancast_printed["sent"][2]) <= 1e-9
             line += " (as AnCast prints it)" if same else (
