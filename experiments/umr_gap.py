@@ -21,7 +21,8 @@ Datasets (documents; each is a test file and a gold file, written in AnCast's sa
 Per (file, system) one row (a file holds one document, or several where its sentence numbers
 restart: the pilot's English gold is six; document-level counts are summed over them):
 sentence level (``--scope snt``: the Smatch-format counts under the optimum and under
-AnCast's mapping, sentences below the optimum and the per-sentence gap in F1 points, AnCast's LR score -- its printed ``Sent Micro`` -- under both mappings, as sums),
+AnCast's mapping, sentences below the optimum and the per-sentence gap in F1 points,
+AnCast's LR score -- its printed ``Sent Micro`` -- under both mappings, as sums),
 document level (``--scope doc``: the optimum over every one-to-one mapping, the optimum within
 AnCast's candidate space -- a variable maps only within its sentence -- and the count under
 AnCast's mapping, or AnCast's failure; AnCast's printed comprehensive score), the document-level

@@ -15,8 +15,8 @@ Concepts
     and sense number (0 when none; the pattern takes two digits, so Czech's ``být-007`` is
     ``být`` sense 0 and ``být-017`` sense 1, as AnCast reads them); the *concept key* is the
     name followed by the values of the variable's ``:opN`` constants (in order: ``name`` with
-    ``:op1 "Lindsay"`` becomes ``namelindsay``) and the sense. A mapped pair of variables *matches* when the keys are
-    equal (AnCast's ``name_idt``). Every variable counts one.
+    ``:op1 "Lindsay"`` becomes ``namelindsay``) and the sense. A mapped pair of variables
+    *matches* when the keys are equal (AnCast's ``name_idt``). Every variable counts one.
 
 Structural triples (a *set*, duplicates counted once)
     Every edge is turned to predicate-argument order: a role ending in ``-of`` (except
