@@ -32,6 +32,7 @@ from . import (
     smatch_gap,
     smatch_walltime,
     temporal_gap,
+    umr_gap,
 )
 
 #: Experiment name -> module (``run``, ``QUICK``, ``FULL``, ``summary``, ``figures``, ...).
@@ -52,6 +53,7 @@ REGISTRY = {
     robustness.NAME: robustness,
     performance.NAME: performance,
     doc_scale.NAME: doc_scale,
+    umr_gap.NAME: umr_gap,
 }
 
 runner.set_registry(REGISTRY)  # the runner is handed the registry; it never imports this package

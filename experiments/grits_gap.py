@@ -50,7 +50,7 @@ DESCRIPTION = ("GriTS (table structure): grits-metric's factored 2D-MSS vs the p
                "bound's slack; exact vs factored time against table size up to 50 x 15.")
 DATA_SOURCE = ("pilot tables/pubtabnet (20 predictions, 40 gold tables) when present, else "
                "synthetic gold tables; synthetic tables for the scale part (always)")
-#: The pilot paths read; empty until exactalign's data registry lists tables/pubtabnet (the
+#: The pilot paths read (their provenance digest goes into meta.json).
 #: runner's provenance digest selects registry files, and the registry has no tables yet).
 DATA_READS = ("tables/pubtabnet",)
 SEEDING = ("perturbation of gold table t of source s at rate r, replicate k: "

@@ -25,6 +25,8 @@ from test_json_every_command import (
     PAIRS,
     RESP_CONLL,
     SYS_TBF,
+    UMR_GOLD,
+    UMR_PRED,
 )
 
 from exactalign import cli
@@ -41,6 +43,7 @@ def _inputs(tmp_path):
         ("key.conll", KEY_CONLL), ("resp.conll", RESP_CONLL), ("a.json", '["a", "b"]'),
         ("b.json", '["b", "a"]'), ("ere_a.json", json.dumps(ERE_A)),
         ("ere_b.json", json.dumps(ERE_B)), ("test.amr", AMR_TEST), ("gold.amr", AMR_GOLD),
+        ("pred.umr", UMR_PRED), ("gold.umr", UMR_GOLD),
         ("key.muc", MUC_KEY), ("resp.muc", MUC_KEY), ("history.txt", "x\n"),
         ("wl.txt", "Conflict_Attack\n"), ("spec.toml", "x = 1\n"), ("g.jsonl", "{}\n"),
         ("s.jsonl", "{}\n"), ("gdir/d1.tml", "<TimeML/>"), ("sdir/d1.tml", "<TimeML/>"),
@@ -65,6 +68,8 @@ def _inputs(tmp_path):
         (("monotone", f["a.json"], f["b.json"]), f["a.json"]),
         (("smatch", "-f", f["test.amr"], f["gold.amr"]), f["gold.amr"]),
         (("smatch", "-f", f["test.amr"], f["gold.amr"]), f["test.amr"]),
+        (("umr", f["pred.umr"], f["gold.umr"]), f["pred.umr"]),
+        (("umr", f["pred.umr"], f["gold.umr"]), f["gold.umr"]),
         (("score", f["g.jsonl"], f["s.jsonl"], "--spec", f["spec.toml"]), f["g.jsonl"]),
         (("score", f["g.jsonl"], f["s.jsonl"], "--spec", f["spec.toml"]), f["spec.toml"]),
         (("validate", f["g.jsonl"], f["s.jsonl"], "--metric", "coref-ceafm", "--heuristic",

@@ -154,6 +154,12 @@ AMR_TEST = ("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))\n\n"
 AMR_GOLD = ("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-01 :ARG0 b :polarity -))\n\n"
             "(b0 / x :ARG1 (b1 / y :ARG1 (b3 / y :ARG0 (b4 / y :ARG1 b1))) :ARG1 (b2 / y))\n")
 
+# umr: one sentence with its document-level annotation, predicted with one concept wrong.
+UMR_GOLD = ("# :: snt1\tShe ate .\n\n# sentence level graph:\n(s1e / eat-01 :ARG0 (s1p / person))"
+            "\n\n# alignment:\ns1e: 2-2\ns1p: 1-1\n\n# document level annotation:\n"
+            "(s1s0 / sentence :modal ((author :full-affirmative s1e)))\n")
+UMR_PRED = UMR_GOLD.replace("person", "she")
+
 # monotone: two small DAGs (a diamond against a chain); every label appears on both sides.
 DAG_A = {"items": ["a", "b", "c", "d", "e"], "edges": [[0, 1], [0, 2], [1, 3], [2, 3], [3, 4]]}
 DAG_B = {"items": ["a", "c", "b", "e", "d"], "edges": [[0, 1], [1, 2], [2, 3], [3, 4]]}
@@ -233,6 +239,8 @@ def inputs(tmp_path_factory) -> dict[str, str]:
     put("ree_gold.json", json.dumps(REE_GOLD) + "\n", "ree_gold")
     put("ree_preds.out", json.dumps(REE_PRED), "ree_pred")
     put("test.amr", AMR_TEST, "amr_test")
+    put("pred.umr", UMR_PRED, "umr_pred")
+    put("gold.umr", UMR_GOLD, "umr_gold")
     put("gold.amr", AMR_GOLD, "amr_gold")
     put("dag_a.json", json.dumps(DAG_A), "dag_a")
     put("dag_b.json", json.dumps(DAG_B), "dag_b")
@@ -326,6 +334,8 @@ CASES = [
                       "--guided", "10", "--exhaustive", "300", "{score_gold}", "{score_sys}"),
          fresh=True, rc=1),  # largest overlap first is not optimal for CEAFm: found
     Case("smatch-bnb", ("smatch", "-f", "{amr_test}", "{amr_gold}", "--pairs"), fresh=True),
+    Case("umr-doc", ("umr", "{umr_pred}", "{umr_gold}", "--scope", "doc"), fresh=True),
+    Case("umr-snt", ("umr", "{umr_pred}", "{umr_gold}")),
     Case("monotone-dag-ilp", ("monotone", "{dag_a}", "{dag_b}", "--method", "ilp"), ALL,
          **ROUTE),
     Case("monotone-dag-all-pairwise", ("monotone", "{dag_a}", "{dag_b}", "--formulation",
@@ -435,10 +445,11 @@ def check_schema(doc: dict, case: Case) -> None:
 
 
 #: The commands that score (P/R/F): ``overall`` and ``documents`` with ``scores``.
-SCORING = {"nugget", "coref", "muc4", "smatch", "score", "temporal", "timeline", "grits"}
+SCORING = {"nugget", "coref", "muc4", "smatch", "score", "temporal", "timeline", "grits",
+           "umr"}
 #: The commands whose alignments are certified solves (``solves`` at the top level).
 CERTIFIED = {"bipartite", "monotone", "coref", "smatch", "timeline", "score", "ere",
-             "temporal check", "grits"}
+             "temporal check", "grits", "umr"}
 
 
 def check_shape(doc: dict) -> None:

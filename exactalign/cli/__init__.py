@@ -46,6 +46,7 @@ from . import nugget as nugget_cli
 from . import score as score_cli
 from . import smatch as smatch_cli
 from . import temporal as temporal_cli
+from . import umr as umr_cli
 from . import validate as validate_cli
 from .common import (  # noqa: F401  (used by tests)
     INPUT_PATHS,
@@ -345,6 +346,8 @@ COMMANDS: list[Command] = [
                         "--time-limit is the budget of the whole exact computation (past it, "
                         "pairs left keep their incumbent and a valid bound), --backend the "
                         "solver of its rare MIPs, --seed seeds the hill-climbing and HiGHS."),
+    Command("umr", "UMR graphs as AnCast scores them: proven optimal mapping vs AnCast's "
+            "anchor-and-broadcast", umr_cli.add_umr_arguments, umr_cli.run_umr),
 ]
 
 
@@ -384,6 +387,7 @@ INPUTS = {
     "validate": {"reference": "reference", "system": "system"},
     "smatch": {"system": ("f", 0), "reference": ("f", 1)},
     "grits": {"reference": "gold", "system": "pred"},
+    "umr": {"reference": "gold", "system": "pred"},
     "info": {},
     "data": {},
 }

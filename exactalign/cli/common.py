@@ -163,6 +163,7 @@ INPUT_PATHS = {
     "validate": ("reference", "system", "spec"),
     "smatch": ("f",),
     "grits": ("gold", "pred"),
+    "umr": ("pred", "gold"),
     "info": (),
     "data": (),
 }

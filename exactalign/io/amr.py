@@ -229,14 +229,14 @@ def parse_graph(text: str, *, path=None, line=None) -> AmrGraph:
     n = len(g.variables)
     if not ('"' not in text and text.count("(") == n == text.count(")")
             and text.rstrip().endswith(")")):
-        rest = _after_graph(text)
+        rest = after_graph(text)
         if rest:
             raise InputError(f"text after the graph's closing parenthesis: {rest[:40]!r} (an "
                              "unbalanced ')'?)", path=path, line=line)
     return g
 
 
-def _after_graph(text: str) -> str:
+def after_graph(text: str) -> str:
     """What follows the parenthesis that closes the block's first graph (stripped; quoted
     strings skipped, as penman's lexer reads them)."""
     depth = 0

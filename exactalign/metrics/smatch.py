@@ -416,6 +416,11 @@ def _exact(insts, *, time_limit, seed, backend, linking, bnb_work, threads: int 
     return ex
 
 
+#: :func:`_exact` under a public name, for the metrics that state their triples as latent
+#: instances of their own (:mod:`exactalign.metrics.umr`).
+exact_results = _exact
+
+
 def _exact_chunk(insts, memory: int | None, **kwargs) -> list:
     """:func:`_exact` in a worker process, its model memory limited to ``memory`` bytes."""
     import os
