@@ -12,8 +12,9 @@ Datasets (documents; each is a test file and a gold file, written in AnCast's sa
   error, each cut to its first ``max_sentences`` sentences), each against a seeded perturbation
   of itself for every error profile in ``systems`` (:data:`SYSTEMS`: parser-like errors of
   :mod:`exactalign.perturb.amr` at a rate, and each document-level triple dropped at the same
-  rate). Found under ``$EXACTALIGN_UMR_DATA`` (a checkout of umr4nlp/umr-data), else
-  ``umr/umr-data`` in the data directory; absent both, no ``umr3`` rows;
+  rate). Found under ``$EXACTALIGN_UMR_DATA`` (a checkout of umr4nlp/umr-data), else in the
+  registry's extra files ``umr/umr-data`` (the 39 files these documents come from, fetched by
+  ``exactalign data fetch --only umr/umr-data``); absent both, no ``umr3`` rows;
 * ``synthetic`` -- only when there is no UMR data at all (no pilot, no UMR 3.0): random
   AMR-like documents with document-level triples (:func:`synthetic_documents`), perturbed as
   the UMR 3.0 gold is.
@@ -44,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from exactalign.data import resolve_data_dir
+from exactalign.data import extra_root, resolve_data_dir
 from exactalign.io.umr import (
     check_unique_variables,
     format_document,
@@ -62,16 +63,18 @@ DESCRIPTION = ("UMR: AnCast 0.1.1's anchor-and-broadcast mapping vs the proven o
                "Smatch-format objective, sentence and document level, on the pilot's English "
                "conversion, AnCast's samples and perturbed UMR 3.0 gold.")
 DATA_SOURCE = ("pilot data: umr/ufal-english and umr/ancast-samples; UMR 3.0 gold from "
-               "$EXACTALIGN_UMR_DATA or umr/umr-data (umr4nlp/umr-data), perturbed")
-#: The registry paths it reads (its meta.json records their digest): none yet -- the pilot's
-#: umr/ files are not in exactalign/data/registry.json (the lead's file); with them this is
-#: ("umr/ufal-english", "umr/ancast-samples").
-DATA_READS = ()
+               "$EXACTALIGN_UMR_DATA or the extra data umr/umr-data (39 files of "
+               "umr4nlp/umr-data @2aaf4b6), perturbed")
+#: The pilot paths it reads (its meta.json records their digest); the UMR 3.0 files are extra
+#: data (UMR3), found with exactalign.data.extra_root.
+DATA_READS = ("umr/ufal-english", "umr/ancast-samples")
 SEEDING = ("perturbations: exactalign.perturb.amr.perturb_graphs with seed config seed * 1000 "
            "+ system number, graph index = sentence position; document triples dropped by "
            "random.Random(f'{seed}-{language}-{document}-{system}'); significance: "
            "numpy default_rng(config seed)")
 ENV = "EXACTALIGN_UMR_DATA"
+#: The registry's extra files of UMR 3.0 gold (umr4nlp/umr-data @2aaf4b6).
+UMR3 = "umr/umr-data"
 
 #: error profiles (name -> rate of every error class of exactalign.perturb.amr, and of dropping
 #: a document-level triple)
@@ -99,15 +102,15 @@ FIGURES = ("umr_gap.png",)
 # documents
 # --------------------------------------------------------------------------------------------
 def umr3_root() -> Path | None:
-    """The UMR 3.0 checkout: ``$EXACTALIGN_UMR_DATA``, else ``umr/umr-data`` in the data
-    directory, else None."""
+    """The UMR 3.0 files: ``$EXACTALIGN_UMR_DATA`` (a whole checkout of umr4nlp/umr-data),
+    else the registry's extra files ``umr/umr-data`` (the files this experiment reads, fetched
+    by ``exactalign data fetch --only umr/umr-data``) in the data directory or the cache, else
+    None."""
     env = os.environ.get(ENV)
     if env:
         return Path(env) if Path(env).is_dir() else None
-    d = resolve_data_dir()
-    if d.path is not None and (d.path / "umr" / "umr-data").is_dir():
-        return d.path / "umr" / "umr-data"
-    return None
+    root = extra_root(UMR3)
+    return None if root is None else root / UMR3
 
 
 def _blocks(doc, sentences=None) -> str:

@@ -44,7 +44,7 @@ def sha(data: bytes) -> str:
 # the registry
 # --------------------------------------------------------------------------------------------
 def test_registry_is_complete_and_consistent():
-    assert len(REG.files) == 766 and len(REG.pilot) == 761 and len(REG.extras) == 5
+    assert len(REG.files) == 805 and len(REG.pilot) == 761 and len(REG.extras) == 44
     counts = {k: sum(e.kind == k for e in REG.pilot.values()) for k in KINDS}
     assert counts == {"fetched": 670, "extracted": 70, "derived": 21, "recorded": 0}
     assert not set(NOT_DATA) & set(REG.files)
@@ -52,7 +52,7 @@ def test_registry_is_complete_and_consistent():
     # files, so a prefix selects either pilot files or extras)
     assert all(e.kind == "fetched" and e.repo for e in REG.extras.values())
     extra_folders = {"/".join(p.split("/")[:2]) for p in REG.extras}
-    assert extra_folders == {"coref/ud-english-gum", "heldout/amr-bio"}
+    assert extra_folders == {"coref/ud-english-gum", "heldout/amr-bio", "umr/umr-data"}
     assert not any(p.startswith(f + "/") for p in REG.pilot for f in extra_folders)
     for repo, src in REG.sources.items():
         assert re.fullmatch(r"[0-9a-f]{40}", src["commit"]), repo
@@ -708,12 +708,12 @@ def test_status_reports_the_extra_files(capsys, monkeypatch):
     monkeypatch.setenv(ENV_VAR, "none")
     rc, out, _ = run_cli(["data", "status", "--json"], capsys)
     ex = json.loads(out)["data"]["extras"]
-    assert rc == 0 and ex["files"] == 5 and ex["missing"] == 5 and ex["found_in"] == {}
+    assert rc == 0 and ex["files"] == 44 and ex["missing"] == 44 and ex["found_in"] == {}
     rc, out, _ = run_cli(["data", "status"], capsys)
-    assert "extra files (not in the pilot folder): 5; 0 present" in out
+    assert "extra files (not in the pilot folder): 44; 0 present" in out
 
 
-@pytest.mark.parametrize("folder", [GUM, "heldout/amr-bio"])
+@pytest.mark.parametrize("folder", [GUM, "heldout/amr-bio", "umr/umr-data"])
 def test_real_extra_files_verify_when_present(folder):
     """When a folder of extra files has been fetched, its bytes are the registry's."""
     from exactalign.data import extra_root
