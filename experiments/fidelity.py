@@ -65,10 +65,11 @@ DESCRIPTION = ("Fidelity: every official scorer output in the pilot data (EvmEva
                "reference scorer tests, TempEval-3 toolkit, MUC-4 1992 reports, GTT, GRIT, "
                "IterX CEAF-RME, smatch triple counts) next to exactalign's reproduction, number "
                "by number.")
-DATA_SOURCE = ("pilot data: the official outputs in nugget/, coref/, temporal/ (MANIFEST.md), "
-               "muc4/ (1992 score reports, MANIFEST.md, IterX's per-document CEAF-RME outputs) "
-               "and amr/reference/, plus toolkit runs "
-               "recorded in the tests; without it, one row saying there is nothing to compare")
+DATA_SOURCE = ("pilot data: the official outputs in nugget/, coref/, temporal/, muc4/ (1992 "
+               "score reports, IterX's per-document CEAF-RME outputs) and amr/reference/ (the "
+               "amr-reference recipe), with the official numbers the manifest states kept in "
+               "exactalign.testing.recorded; without it, one row saying there is nothing to "
+               "compare")
 #: The paths under the data directory this experiment reads (its meta.json records their digest).
 DATA_READS = ("nugget", "coref/conll-reference-scorer-tests",
               "temporal/te3-platinum", "temporal/tbdense", "muc4", "amr/reference",
