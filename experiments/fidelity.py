@@ -138,14 +138,14 @@ NUGGET_CASES = {
 #: counters.
 RECORDED_ACE_COREF = peer_runs.ACE_COREF
 SOURCE_ACE_COREF = ("scorer_v1.8.py -c, run outside the pilot; recorded in "
-                    "exactalign/testing/recorded.py")
+                    "exactalign/testing/recorded/official.py")
 RECORDED_TE3_RUN = peer_runs.TE3_PER_DOC_RUN
 RECORDED_TE3_PER_DOC = peer_runs.TE3_PER_DOC
 SOURCE_TE3_PER_DOC = ("TempEval-3 toolkit evaluate_two_files, run outside the pilot; recorded "
-                      "in exactalign/testing/recorded.py")
+                      "in exactalign/testing/recorded/official.py")
 RECORDED_TE3_MODALITY = peer_runs.TE3_MODALITY
 SOURCE_TE3_ENTITIES = ("TempEval-3 toolkit evaluate_entities.py counters, run outside the "
-                       "pilot; recorded in exactalign/testing/recorded.py")
+                       "pilot; recorded in exactalign/testing/recorded/official.py")
 
 TE3_RUNS = ("gold", "sys_ning17_SP+ILP", "sys_ning17_20_0.01_0.0", "sys_ning17_0.6_1.4_1")
 
@@ -401,7 +401,7 @@ def _rows_tbdense(root: Path, run: str) -> list[dict]:
                      "te3")
     return [row(FAMILIES["te3"][0], "TimeBank-Dense", run, f"temporal awareness {name}", o,
                 100 * u, 5e-5, "TempEval-3 toolkit, run outside the pilot; recorded in "
-                "exactalign/testing/recorded.py")
+                "exactalign/testing/recorded/official.py")
             for name, o, u in zip(("F1", "P", "R"), peer_runs.TBDENSE[run],
                                   (s.f1, s.precision, s.recall), strict=True)]
 
