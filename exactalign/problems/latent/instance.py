@@ -21,8 +21,9 @@ def _compiled_field(name: str, doc: str) -> property:
         def get(self):
             c = self._compiled
             if name not in c:
-                from ...core.arrays import frozen  # numpy: only on the compiled path
                 import numpy as np
+
+                from ...core.arrays import frozen  # numpy: only on the compiled path
 
                 return frozen(np.zeros(0, np.float64 if name == "tri_w" else np.int64))
             return c[name]
