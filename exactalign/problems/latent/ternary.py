@@ -188,7 +188,7 @@ def _batch3(instances, options: SolveOptions, backend: str, linking: str) -> lis
     big, loff, poff = _concat3(instances)
     owner = np.searchsorted(loff, big.pair_left, "right") - 1
     count, label = component_labels3(big)
-    P, B = big.num_pairs, len(big.bin_w)
+    P = big.num_pairs
     model = ilp_model(big, linking)
     col_label = np.concatenate([label, label[big.bin_p], label[big.tri_p]])
     bound = np.floor(_every(big, label, count) + INT_TOL)
