@@ -4,10 +4,15 @@ Two sets of *triples* -- the left (test) and the right (gold) side -- whose fiel
 or *variables*. A triple is either unary, ``(key, v)`` (a label and a constant, one variable:
 AMR instance and attribute triples), or binary, ``(key, v1, v2)`` (a label, two variables: AMR
 relation triples); ``key`` is any hashable, compared for equality (for AMR the normalised
-label and constant). A *mapping* pairs left variables with right variables one-to-one (a
-variable may stay unmapped). Under a mapping ``m`` a left triple and a right triple of equal key
-*match* when every variable field is mapped onto the corresponding field: ``m(v) = w`` for unary
-triples, ``m(v1) = w1`` and ``m(v2) = w2`` for binary ones. The objective is the number of
+label and constant), or -- DRS clauses (Counter, PMB) -- ternary, ``(key, v1, v2, v3)`` (``b2
+Agent e1 x1``, ``b1 IMP b2 b3``, ``b1 EQU x1 x2``; a concept ``b2 carry "v.01" e1`` is a binary
+clause with key ``("carry", "v.01")``). A *mapping* pairs left variables with right variables
+one-to-one (a variable may stay unmapped); an instance may restrict it to an ``allowed`` set of
+``(left, right)`` variable pairs (docSmatch's sentence buckets, DRS boxes onto boxes only): a
+pair outside it credits nothing. Under a mapping ``m`` a left triple and a right triple of equal
+key and arity *match* when every variable field is mapped onto the corresponding field: ``m(v)
+= w`` for unary triples, ``m(v1) = w1`` and ``m(v2) = w2`` for binary ones, and ``m(v3) = w3``
+too for ternary ones. The objective is the number of
 matching (left triple, right triple) pairs -- every pair counts, so a triple repeated on both
 sides counts as often as smatch 1.0.4's ``compute_match`` counts it. Smatch is the F1 of that
 maximum against the two triple counts.
@@ -17,6 +22,21 @@ triple pair needs -- with ``unary[p]``, the number of triple pairs that need ``p
 triples, and binary ones whose two variables coincide on both sides), and the *pair-of-pairs*
 ``(p, q)``, ``p < q``, with ``bin_w``, the number of binary triple pairs needing both. A binary
 pair needing two variable pairs that share exactly one variable can never match and is dropped.
+Ternary clause pairs (``tri_p < tri_q < tri_r``, ``tri_w``: the *triples of pairs*) need
+``(a_i, b_i)`` for ``i = 1, 2, 3``: when ``a_i == a_j`` and ``b_i != b_j`` for some fields (or
+the reverse: a variable repeated on one side only) it can never match and is dropped; otherwise
+its distinct pairs make it a unary term (one pair: the same variable in all three fields on
+both sides), a pair of pairs (two) or a triple of pairs (three, pairwise distinct on both
+sides). A clause pair some of whose pairs ``allowed`` excludes is dropped too. Smatch instances
+have no triples of pairs; their compiled form and every result are unchanged.
+
+Building one (:class:`LatentInstance`): ``LatentInstance.from_clauses(n_left, n_right, left,
+right, allowed=None)``, ``left`` and ``right`` lists of clauses of mixed arity (``(key, v)``,
+``(key, v1, v2)``, ``(key, v1, v2, v3)``, variables ``0..n - 1``), ``allowed`` ``None``, a set of
+``(left, right)`` pairs or a predicate ``allowed(v, w)``; or the constructor with
+``left_ternary=`` / ``right_ternary=``. ``solve(inst)`` (or ``solve_exact_many(instances)``)
+returns a verified :class:`~exactalign.Result`: ``objective``, ``status`` (``OPTIMAL`` when
+proven), ``bound``, ``alignment`` (the mapping array).
 
 Faces (every problem has the same four; see :mod:`exactalign.registry`):
 
@@ -30,7 +50,11 @@ Faces (every problem has the same four; see :mod:`exactalign.registry`):
   (default, measured faster: tighter LP, fewer branches): for every pair ``p`` and every variable
   ``a'`` on the left (``b'`` on the right) of its partners, ``sum_{q: left(q) = a'} y_pq <= x_p``
   (and the same per right variable) -- valid because ``a'`` maps to at most one variable, and
-  each such row implies the simple ones.
+  each such row implies the simple ones. Triples of pairs add columns ``z_pqr`` (objective
+  ``+ sum tri_w z_pqr``): simple, ``z_pqr <= x_p, x_q, x_r``; aggregated, for every pair ``e``
+  of a triple and the set ``{a', a''}`` of its two partners' left variables (right likewise),
+  ``sum z <= x_e`` over the triples holding ``e`` and pairs on ``a'`` and ``a''``
+  (:func:`~.model._ternary_blocks`).
 * :func:`solve` with ``method="exact"`` (:func:`solve_exact_many` for many instances):
   independent components (left and right variables connected by useful pairs and pairs of
   pairs); the LP relaxation of a batch of instances in one HiGHS call; the objective is an
@@ -38,11 +62,19 @@ Faces (every problem has the same four; see :mod:`exactalign.registry`):
   proven optimal without branching (the incumbent is the LP point when integral -- always for
   components without pairs of pairs, whose LP is an assignment LP -- else its assignment
   rounding, through :mod:`exactalign.problems.bipartite`, improved by the hill-climber's moves);
-  the others go to the MIP, warm-started from that incumbent.
+  the others go to the MIP, warm-started from that incumbent. Instances with triples of pairs
+  take :func:`~.ternary.solve_ternary_many`, the same steps without column generation, PDLP and
+  the Lagrangian tightening (:mod:`.colgen` and :mod:`.lagrange` know only pairs of pairs; a
+  batch LP that does not finish leaves its components to their MIPs, bounded by the sum of
+  their weights), the rounding improved by :func:`~.ternary.improve` (smatch's moves, ternary
+  terms counted) instead of the hill-climber.
 * :func:`branch_and_bound` (``solve(..., "bnb")``) -- a pure-Python exact search for small
   instances, cross-checked against the ILP and brute force; the Smatch metric tries it first.
+  Instances with ternary clauses go to :func:`~.bnb3.branch_and_bound3` (its own, simpler
+  bound: every live term's weight split among its undecided pairs).
 * :func:`hillclimb_mapping` -- smatch 1.0.4's ``get_best_match`` reproduced exactly (candidate pool,
   smart initial mapping, random restarts, best move or swap, stop when no gain, tie-breaking).
+  It knows no ternary clauses: ``solve(..., "hillclimb")`` refuses instances with them.
 * :func:`brute_force` (tiny instances) and :func:`check` (re-verifies a mapping and recomputes
   its objective).
 
@@ -64,6 +96,10 @@ One idea per module; each imports only those listed before it:
 * :mod:`~exactalign.problems.latent.lagrange` -- the bound of an LP stopped by the time limit,
   lowered by the Lagrangian dual of the linking rows;
 * :mod:`~exactalign.problems.latent.exact` -- the ``exact`` method (:func:`solve_exact_many`);
+* :mod:`~exactalign.problems.latent.ternary` -- its path for instances with ternary terms, and
+  the improving moves (:func:`~.ternary.improve`);
+* :mod:`~exactalign.problems.latent.bnb3` -- the branch and bound of instances with ternary
+  clauses;
 * :mod:`~exactalign.problems.latent.methods` -- every method by name (:func:`solve`).
 
 Every name is handed on here: ``from exactalign.problems import latent`` then ``latent.solve``,
@@ -97,7 +133,7 @@ from .hillclimb import (
     smatch_pool,
 )
 from .instance import LatentInstance, LatentSide, compiled_view
-from .matches import count_matches, mapping_rows, matched_pairs
+from .matches import count_matches, mapping_rows, matched_pairs, matched_ternary
 
 #: name -> module (relative to this package) of the names imported on first use (numpy).
 _LAZY = {
@@ -118,6 +154,9 @@ _LAZY = {
     "LARGE_LP_COLUMNS": ".exact",
     "component_labels": ".exact",
     "solve_exact_many": ".exact",
+    "solve_ternary_many": ".ternary",
+    "improve": ".ternary",
+    "branch_and_bound3": ".bnb3",
     "trivial_bound": ".exact",
     "EXACT_METHODS": ".methods",
     "HEURISTICS": ".methods",
@@ -128,14 +167,15 @@ _LAZY = {
 __all__ = ["BNB_MAX_DEPTH", "BNB_MAX_SIZE", "BNB_WORK_LIMIT", "UNDECIDED", "BnbOutcome",
            "bnb_result", "branch_and_bound", "DEFAULT_RESTARTS", "Climber", "hillclimb_mapping",
            "hillclimb_result", "smatch_pool", "LatentInstance", "LatentSide", "compiled_view",
-           "count_matches", "mapping_rows", "matched_pairs", "compile_arrays", "as_mapping_array",
+           "count_matches", "mapping_rows", "matched_pairs", "matched_ternary", "compile_arrays", "as_mapping_array",
            "check", "decode_point", "ilp_model", "mapping_array", "model_point", "BRUTE_MAX_PAIRS",
            "brute_force", "BATCH_COLUMNS", "BYTES_PER_COLUMN", "BYTES_PER_COLGEN_COLUMN", "INT_TOL",
            "LARGE_LP_COLUMNS", "component_labels", "memory_estimate", "solve_exact_many",
-           "trivial_bound", "EXACT_METHODS", "HEURISTICS", "METHODS", "solve"]
+           "trivial_bound", "solve_ternary_many", "improve", "branch_and_bound3", "EXACT_METHODS", "HEURISTICS", "METHODS", "solve"]
 
 if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from .arrays import compile_arrays
+    from .bnb3 import branch_and_bound3
     from .brute import BRUTE_MAX_PAIRS, brute_force
     from .exact import (
         BATCH_COLUMNS,
@@ -157,6 +197,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
         mapping_array,
         model_point,
     )
+    from .ternary import improve, solve_ternary_many
 
 
 def __getattr__(name: str):

@@ -186,7 +186,14 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
     An instance with more than :data:`BNB_MAX_SIZE` binary triple pairs of equal key
     (:func:`~.matches.binary_candidates`: about twice as many links) is not set up at all: the
     result is ``start`` with the key count bound (:func:`~.matches.count_bound`), not proven
-    (the set-up of a 1,000-variable AMR pair's 90,000 candidates took 2.4 s)."""
+    (the set-up of a 1,000-variable AMR pair's 90,000 candidates took 2.4 s).
+
+    An instance with ternary clauses on both sides goes to :func:`~.bnb3.branch_and_bound3`
+    (``work_limit`` not passed on: its own default)."""
+    if inst.left_ternary and inst.right_ternary:
+        from .bnb3 import branch_and_bound3
+
+        return branch_and_bound3(inst, start, node_limit=node_limit)
     if (len(inst.left_binary) * len(inst.right_binary) > BNB_MAX_SIZE  # (cheap: pilot pairs)
             and binary_candidates(inst) > BNB_MAX_SIZE):
         mapping = mapping_rows(start)

@@ -1,5 +1,5 @@
 """The oracle the tests compare with: :func:`brute_force` enumerates every one-to-one set of
-useful pairs of a tiny instance, independently of the ILP."""
+useful pairs of a tiny instance (ternary terms too), independently of the ILP."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ def brute_force(inst: LatentInstance) -> tuple[float, np.ndarray]:
     pl, pr, un = inst.pair_left.tolist(), inst.pair_right.tolist(), inst.unary.tolist()
     bins = list(zip(inst.bin_p.tolist(), inst.bin_q.tolist(), inst.bin_w.tolist(),
                     strict=True))
+    tris = list(zip(inst.tri_p.tolist(), inst.tri_q.tolist(), inst.tri_r.tolist(),
+                    inst.tri_w.tolist(), strict=True))
     best, best_set, chosen = -1.0, [], []
     used_l, used_r = set(), set()
 
@@ -32,6 +34,7 @@ def brute_force(inst: LatentInstance) -> tuple[float, np.ndarray]:
         if k == P:
             on = set(chosen)
             val = sum(un[p] for p in on) + sum(w for p, q, w in bins if p in on and q in on)
+            val += sum(w for p, q, r, w in tris if p in on and q in on and r in on)
             if val > best:
                 best, best_set = val, list(chosen)
             return

@@ -399,7 +399,8 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
     """The ``exact`` method for many instances: consecutive instances are grouped into batches
     of about :data:`BATCH_COLUMNS` model columns, each solved by :func:`_solve_batch` (HiGHS'
     simplex is fastest on LPs of that size: one LP per pair pays a per-call overhead, one LP
-    for a whole corpus of 1,380 pairs is three times slower than 14 batches).
+    for a whole corpus of 1,380 pairs is three times slower than 14 batches). Instances with
+    ternary terms go to :func:`~.ternary.solve_ternary_many` instead.
 
     An instance whose model would take more memory than
     :func:`~exactalign.core.memory.memory_limit` (:func:`memory_estimate`) is not modelled: it gets the assignment incumbent of :func:`_round` and the bound that every
@@ -414,8 +415,17 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
     t0 = time.perf_counter()
     instances = list(instances)
     out: list[Result | None] = [None] * len(instances)
+    tern = [n for n, inst in enumerate(instances) if inst.has_ternary]
+    if tern:  # ternary terms (DRS clauses): their own path, :mod:`.ternary`
+        from .ternary import solve_ternary_many
+
+        for n, r in zip(tern, solve_ternary_many([instances[n] for n in tern], options=options,
+                                                 backend=backend, linking=linking), strict=True):
+            out[n] = r
     todo = []
     for n, inst in enumerate(instances):
+        if out[n] is not None:
+            continue
         why = over_limit(memory_estimate(inst, linking))
         if why is None:
             todo.append(n)
@@ -440,7 +450,7 @@ def memory_estimate(inst: LatentInstance, linking: str = "aggregated") -> float:
     """The peak memory, in bytes, of the exact path on ``inst`` alone: its model's columns at
     :data:`BYTES_PER_COLGEN_COLUMN` when column generation solves its LP, else at
     :data:`BYTES_PER_COLUMN`."""
-    cols = inst.num_pairs + len(inst.bin_w)
+    cols = inst.num_pairs + len(inst.bin_w) + len(inst.tri_w)
     colgen = cols > COLGEN_COLUMNS and linking == "aggregated"
     return float(cols * (BYTES_PER_COLGEN_COLUMN if colgen else BYTES_PER_COLUMN))
 
@@ -449,7 +459,8 @@ def trivial_bound(inst: LatentInstance) -> float:
     """A bound without a solver: the smaller of (1) every candidate pair and every pair of pairs
     earns its weight, and (2) the count bound of the triples' keys
     (:func:`~.matches.count_bound`)."""
-    every = float(np.floor(inst.unary.clip(0).sum() + inst.bin_w.clip(0).sum() + INT_TOL))
+    every = float(np.floor(inst.unary.clip(0).sum() + inst.bin_w.clip(0).sum()
+                           + inst.tri_w.clip(0).sum() + INT_TOL))
     return min(every, float(count_bound(inst)))
 
 

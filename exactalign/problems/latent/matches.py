@@ -37,6 +37,7 @@ def count_matches(inst: LatentInstance, mapping) -> int:
     # Python loops (best of 15 alternating runs each, on a loaded machine).
     right = Counter(inst.right_unary)
     right.update(inst.right_binary)
+    right.update(inst.right_ternary)
     allowed = inst.allowed  # a restricted instance credits only allowed pairs (docSmatch)
     if allowed is not None:
         m = {a: b for a, b in m.items() if (a, b) in allowed}
@@ -47,6 +48,9 @@ def count_matches(inst: LatentInstance, mapping) -> int:
     for k, v1, v2 in inst.left_binary:
         if v1 in m and v2 in m:
             total += right.get((k, m[v1], m[v2]), 0)
+    for k, v1, v2, v3 in inst.left_ternary:
+        if v1 in m and v2 in m and v3 in m:
+            total += right.get((k, m[v1], m[v2], m[v3]), 0)
     return total
 
 
@@ -70,6 +74,21 @@ def matched_pairs(inst: LatentInstance, mapping) -> tuple[list, list]:
     return un, bi
 
 
+def matched_ternary(inst: LatentInstance, mapping) -> list:
+    """Which ternary clauses match under ``mapping``: ``(left index, right index)`` pairs into
+    ``left_ternary``/``right_ternary`` (with :func:`matched_pairs`' two lists, as many as
+    :func:`count_matches` counts; restricted instances: pairs outside ``allowed`` map nothing)."""
+    m = {a: b for a, b in mapping_rows(mapping) if inst.allows(a, b)}
+    out = []
+    by_key: dict = {}
+    for j, (k, *w) in enumerate(inst.right_ternary):
+        by_key.setdefault(k, []).append((j, w))
+    for i, (k, *v) in enumerate(inst.left_ternary):
+        img = [m.get(x, -1) for x in v]
+        out.extend((i, j) for j, w in by_key.get(k, ()) if img == w)
+    return out
+
+
 def mapping_rows(mapping) -> tuple:
     """A mapping (a ``(k, 2)`` array, rows, or smatch's list with -1 for unmapped when given as
     a flat list of ints) as a sorted tuple of ``(left, right)`` int rows."""
@@ -89,13 +108,14 @@ def _per_key(triples) -> tuple[Counter, Counter]:
 
 
 def count_bound(inst: LatentInstance) -> int:
-    """A bound on every mapping's :func:`count_matches`: per key ``k`` (a unary triple's key, or
-    a binary triple's), the matched triple pairs are at most ``min(nL * mR, nR * mL)``, ``nL``
+    """A bound on every mapping's :func:`count_matches`: per key ``k`` (a unary triple's key, a
+    binary triple's, or a ternary clause's), the matched triple pairs are at most ``min(nL * mR, nR * mL)``, ``nL``
     left triples with key ``k``, ``mR`` the most copies of one right triple with key ``k`` (each
     left triple has one image under the mapping), and symmetrically (a one-to-one mapping gives
     a right triple one preimage); without duplicate triples, ``min(nL, nR)``."""
     total = 0
-    for lt, rt in ((inst.left_unary, inst.right_unary), (inst.left_binary, inst.right_binary)):
+    for lt, rt in ((inst.left_unary, inst.right_unary), (inst.left_binary, inst.right_binary),
+                   (inst.left_ternary, inst.right_ternary)):
         (nl, ml), (nr, mr) = _per_key(lt), _per_key(rt)
         total += sum(min(nl[k] * mr[k], nr[k] * ml[k]) for k in nl.keys() & nr.keys())
     return total

@@ -19,6 +19,7 @@ from .exact import solve_exact_many
 from .hillclimb import DEFAULT_RESTARTS, hillclimb_mapping, hillclimb_result
 from .instance import LatentInstance
 from .model import as_mapping_array, check, decode_point, ilp_model, mapping_array, model_point
+from .ternary import improve
 
 EXACT_METHODS = ("exact", "ilp", "brute", "bnb")
 METHODS = EXACT_METHODS + ("hillclimb",)
@@ -47,7 +48,8 @@ def solve(inst: LatentInstance, method: str = "exact", *, backend: str = "highs"
     ``bnb``        :func:`~.bnb.branch_and_bound` (pure Python, for
                    small instances; status FEASIBLE with its bound when its node budget runs
                    out).
-    ``hillclimb``  smatch 1.0.4's hill-climbing with ``restarts`` restarts drawing from ``rng``
+    ``hillclimb``  (refused on instances with ternary clauses on both sides: smatch's climber
+                   knows none) smatch 1.0.4's hill-climbing with ``restarts`` restarts drawing from ``rng``
                    (else ``random.Random(seed)``); status FEASIBLE, no bound;
                    ``details["rounds"]``: the count each round reached; stopped by
                    ``time_limit`` (or the command's budget): status TIME_LIMIT with the best
@@ -58,6 +60,9 @@ def solve(inst: LatentInstance, method: str = "exact", *, backend: str = "highs"
         raise ValueError(f"unknown method {method!r} for latent-variable matching; choose one "
                          "of " + ", ".join(METHODS))
     t0 = time.perf_counter()
+    if method == "hillclimb" and inst.left_ternary and inst.right_ternary:
+        raise ValueError("hillclimb is smatch's hill-climber, which knows no ternary clauses; "
+                         "use an exact method (or ternary.improve for a heuristic mapping)")
     if method == "hillclimb":
         r = hillclimb_result(inst, restarts, rng=rng, seed=seed,
                              deadline=Deadline(time_limit))
@@ -82,7 +87,9 @@ def solve(inst: LatentInstance, method: str = "exact", *, backend: str = "highs"
         return Result(Status.OPTIMAL, 0.0, 0.0, mapping_array([], []), "ilp",
                       time.perf_counter() - t0, backend=backend, seed=seed)
     if backend == "highs":
-        start = as_mapping_array(hillclimb_mapping(inst, 0, seed=seed)[0])
+        start = (improve(inst, np.zeros((0, 2), np.int64)) if inst.left_ternary
+                 and inst.right_ternary else as_mapping_array(hillclimb_mapping(inst, 0,
+                                                                                 seed=seed)[0]))
         options = replace(options, warm_start=model_point(inst, start))
     return verified_result(solve_model(model, backend, options), model,
                            decode=lambda x: decode_point(inst, x), check=lambda al: check(inst, al),

@@ -52,7 +52,10 @@ def check(inst: LatentInstance, mapping) -> float:
     on = np.zeros(inst.num_pairs, dtype=bool)
     idx = inst.pair_index(m)
     on[idx[idx >= 0]] = True
-    return float(inst.unary[on].sum() + inst.bin_w[on[inst.bin_p] & on[inst.bin_q]].sum())
+    value = float(inst.unary[on].sum() + inst.bin_w[on[inst.bin_p] & on[inst.bin_q]].sum())
+    if len(inst.tri_w):
+        value += float(inst.tri_w[on[inst.tri_p] & on[inst.tri_q] & on[inst.tri_r]].sum())
+    return value
 
 
 # --------------------------------------------------------------------------------------------
@@ -66,12 +69,43 @@ def _rows_per_group(groups: np.ndarray, cols: np.ndarray, min_size: int):
     return new[inv[keep]], cols[keep], int((cnt >= min_size).sum())
 
 
+def _ternary_blocks(inst: LatentInstance, linking: str) -> list:
+    """The linking rows of the ``z`` columns (one per triple of pairs ``(p, q, r)``, after the
+    ``y`` columns), as :func:`ilp_model`'s blocks. ``simple``: ``z <= x_e`` for each of its
+    three pairs ``e``. ``aggregated``: for each pair ``e`` and each set ``{a', a''}`` of left
+    variables (right: ``{b', b''}``), ``sum z <= x_e`` over the triples that hold ``e`` and two
+    pairs on those variables -- valid because ``a'`` and ``a''`` each map to at most one variable,
+    so at most one such triple is fully on; each row implies the simple ones of its triples."""
+    P, B, T = inst.num_pairs, len(inst.bin_w), len(inst.tri_w)
+    if not T:
+        return []  # (Smatch: the model is unchanged)
+    tp, tq, tr = inst.tri_p, inst.tri_q, inst.tri_r
+    ends = np.concatenate([tp, tq, tr])
+    o1, o2 = np.concatenate([tq, tp, tp]), np.concatenate([tr, tr, tq])
+    zcols = P + B + np.tile(np.arange(T), 3)
+    if linking == "simple":
+        n = 3 * T
+        return [(np.concatenate([np.arange(n), np.arange(n)]), np.concatenate([zcols, ends]),
+                 np.concatenate([np.ones(n), -np.ones(n)]), n)]
+    blocks = []
+    base = max(inst.n_left, inst.n_right, 1)
+    for side in (inst.pair_left, inst.pair_right):
+        s1, s2 = side[o1], side[o2]
+        g = (ends * base + np.minimum(s1, s2)) * base + np.maximum(s1, s2)
+        r, c, n = _rows_per_group(g, zcols, 1)
+        _, first = np.unique(r, return_index=True)
+        blocks.append((np.concatenate([r, np.arange(n)]), np.concatenate([c, ends[first]]),
+                       np.concatenate([np.ones(len(r)), -np.ones(n)]), n))
+    return blocks
+
+
 def ilp_model(inst: LatentInstance, linking: str = "aggregated"):
-    """The ILP (package docstring): columns ``x`` (one per useful variable pair) then ``y`` (one
-    per pair of pairs), all binary; maximise the number of matching triple pairs."""
+    """The ILP (package docstring): columns ``x`` (one per useful variable pair), ``y`` (one
+    per pair of pairs), then ``z`` (one per triple of pairs; none for Smatch), all binary;
+    maximise the number of matching triple pairs."""
     if linking not in ("aggregated", "simple"):
         raise ValueError(f"linking must be 'aggregated' or 'simple', not {linking!r}")
-    P, B = inst.num_pairs, len(inst.bin_w)
+    P, B, T = inst.num_pairs, len(inst.bin_w), len(inst.tri_w)
     pl, pr, bp, bq = inst.pair_left, inst.pair_right, inst.bin_p, inst.bin_q
     blocks = []  # (row ids, column ids, coefficients, number of rows)
     for side in (pl, pr):  # 1:1 rows
@@ -96,10 +130,11 @@ def ilp_model(inst: LatentInstance, linking: str = "aggregated"):
                                np.concatenate([np.ones(len(r)), -np.ones(n)]), n))
                 del g, r, c, first
         del ends, others, ycols
+    blocks += _ternary_blocks(inst, linking)
     # assembled block by block into int32 (when the model fits: half the memory of a
     # document pair's 17.8 million entries), each block released once copied
     nnz, off = sum(len(b[0]) for b in blocks), sum(b[3] for b in blocks)
-    idx = index_dtype(nnz, off, P + B)
+    idx = index_dtype(nnz, off, P + B + T)
     rows, cols, vals = np.empty(nnz, idx), np.empty(nnz, idx), np.empty(nnz)
     his = []
     at = off = 0
@@ -112,10 +147,10 @@ def ilp_model(inst: LatentInstance, linking: str = "aggregated"):
         his.append(np.full(n, 1.0 if v.size and v.min() > 0 else 0.0))
         at, off = at + k, off + n
         del r, c, v
-    A = Csr.from_coo(rows, cols, vals, (off, P + B))
+    A = Csr.from_coo(rows, cols, vals, (off, P + B + T))
     del rows, cols, vals
     hi = np.concatenate(his) if his else np.zeros(0)
-    return binary_model(np.concatenate([inst.unary, inst.bin_w]), A, -np.inf, hi,
+    return binary_model(np.concatenate([inst.unary, inst.bin_w, inst.tri_w]), A, -np.inf, hi,
                         name=f"latent {inst.n_left}x{inst.n_right} {linking}")
 
 
@@ -141,10 +176,12 @@ def one_to_one_rows(A, row_hi: np.ndarray, inst: LatentInstance):
 
 def model_point(inst: LatentInstance, mapping) -> np.ndarray:
     """The model point of a mapping (warm start)."""
-    x = np.zeros(inst.num_pairs + len(inst.bin_w))
+    P, B = inst.num_pairs, len(inst.bin_w)
+    x = np.zeros(P + B + len(inst.tri_w))
     idx = inst.pair_index(mapping)
     x[idx[idx >= 0]] = 1.0
-    x[inst.num_pairs:] = x[inst.bin_p] * x[inst.bin_q]
+    x[P:P + B] = x[inst.bin_p] * x[inst.bin_q]
+    x[P + B:] = x[inst.tri_p] * x[inst.tri_q] * x[inst.tri_r]
     return x
 
 
