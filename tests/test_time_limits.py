@@ -265,8 +265,8 @@ def test_latent_pdlp_stopped_at_the_limit_bounds_by_its_duals(inst, seed, noise)
     with pytest.MonkeyPatch.context() as mp:
         asked = _stopped_pdlp(mp, perturb)
         seen = []
-        mp.setattr(latent_exact, "_certified_lp_bound",
-                   lambda *a, _f=latent_exact._certified_lp_bound, **k:
+        mp.setattr(latent_exact, "certified_lp_bound",
+                   lambda *a, _f=latent_exact.certified_lp_bound, **k:
                    seen.append(a[1] and a[1].row_dual) or _f(*a, **k))
         res = latent.solve(inst, "exact", time_limit=30.0)
     best = latent.solve(inst, "brute").objective

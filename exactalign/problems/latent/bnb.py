@@ -24,12 +24,19 @@ of pairs and is solved by its best pair directly.
 from __future__ import annotations
 
 import time
-from typing import NamedTuple
 
 from ...core.errors import InfeasibleAlignmentError
 from ...core.result import Result, Status
+from .bnb3 import branch_and_bound3
 from .instance import LatentInstance
-from .matches import binary_candidates, count_bound, count_matches, mapping_rows
+from .matches import (
+    BNB_MAX_DEPTH,
+    BnbOutcome,
+    binary_candidates,
+    count_bound,
+    count_matches,
+    mapping_rows,
+)
 
 #: :func:`branch_and_bound`'s default budget, in node x instance-size units (a node costs about
 #: 0.4 microseconds per useful pair and pair-of-pairs link on the pilot AMR pairs, so this is
@@ -40,10 +47,6 @@ BNB_WORK_LIMIT = 1_000_000
 #: :func:`branch_and_bound` does not search an instance with more useful pairs and pair-of-pairs
 #: links than this (its pure-Python set-up costs about 10 microseconds per link).
 BNB_MAX_SIZE = 50_000
-
-#: :func:`branch_and_bound` does not search a component with more left variables than this
-#: (one recursion level per variable; Python's default recursion limit is 1,000).
-BNB_MAX_DEPTH = 400
 
 #: :func:`branch_and_bound`'s mark of a left variable not yet decided.
 UNDECIDED = -2
@@ -106,18 +109,6 @@ def _pure_pairs(inst: LatentInstance):
         unary = [unary[p] for p in keep]
         adj = [{new[q]: w for q, w in adj[p].items()} for p in keep]
     return pairs, unary, adj
-
-
-class BnbOutcome(NamedTuple):
-    """What :func:`branch_and_bound` found: ``mapping`` (sorted ``(left, right)`` rows), its
-    ``objective`` (recounted by :func:`count_matches`), a proven upper ``bound`` (equal to the
-    objective when ``proven``), and the search ``nodes``."""
-
-    mapping: tuple
-    objective: int
-    bound: int
-    proven: bool
-    nodes: int
 
 
 def _by_variable(pairs) -> tuple[dict, dict]:
@@ -191,8 +182,6 @@ def branch_and_bound(inst: LatentInstance, start=(), *, node_limit: int | None =
     An instance with ternary clauses on both sides goes to :func:`~.bnb3.branch_and_bound3`
     (``work_limit`` not passed on: its own default)."""
     if inst.left_ternary and inst.right_ternary:
-        from .bnb3 import branch_and_bound3
-
         return branch_and_bound3(inst, start, node_limit=node_limit)
     if (len(inst.left_binary) * len(inst.right_binary) > BNB_MAX_SIZE  # (cheap: pilot pairs)
             and binary_candidates(inst) > BNB_MAX_SIZE):

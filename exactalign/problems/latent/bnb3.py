@@ -17,9 +17,8 @@ incumbent."""
 
 from __future__ import annotations
 
-from .bnb import BNB_MAX_DEPTH, BnbOutcome
 from .instance import LatentInstance
-from .matches import count_matches
+from .matches import BNB_MAX_DEPTH, BnbOutcome, count_matches
 
 #: :func:`branch_and_bound3` stops after about this many (pairs x terms) units of work.
 BNB3_WORK_LIMIT = 5_000_000

@@ -19,14 +19,12 @@ from ...core.model import dual_bound_terms
 from ...core.result import Result, Status, worst_status
 from ...core.solve import SolveOptions, remaining, solve_model, verified_result
 from .colgen import column_generation
-from .hillclimb import Climber
 from .instance import LatentInstance, compiled_view
 from .lagrange import tighten
+from .lp_point import BATCH_COLUMNS, INT_TOL, certified_lp_bound, round_point
 from .matches import count_bound
-from .model import as_mapping_array, check, decode_point, ilp_model, mapping_array, model_point
-
-#: :func:`solve_exact_many` solves the LP of this many model columns at a time (measured).
-BATCH_COLUMNS = 3000
+from .model import check, decode_point, ilp_model, mapping_array, model_point
+from .ternary import solve_ternary_many
 
 #: Peak memory of an exact solve per model column (one per candidate pair and pair of pairs),
 #: HiGHS included, when HiGHS solves the whole LP (simple linking, or aggregated linking up to
@@ -62,9 +60,6 @@ LARGE_LP_COLUMNS = 50_000
 #: whole exact solve: 600 variables (158,785 columns) 3.5 s against 14.7 s with PDLP on the
 #: whole LP; 1,500 variables (1,002,228 columns) 237 s against 722 s.
 COLGEN_COLUMNS = 50_000
-
-#: Slack under which an LP value counts as reaching the next integer (integer objective).
-INT_TOL = 1e-6
 
 #: Of the time an unfinished LP leaves (a time limit), the share the rounding and MIPs from its
 #: last point get (:func:`_settle_unfinished`) when the model has linking rows; the rest goes to
@@ -121,47 +116,13 @@ def _restrict(inst: LatentInstance, pairs: np.ndarray) -> LatentInstance:
         bin_q=local[inst.bin_q[bins]], bin_w=inst.bin_w[bins]))
 
 
-class _NoMemo(dict):
-    """A memo that keeps nothing (the polishing climb's: see :func:`_round`)."""
-
-    def __setitem__(self, key, value) -> None:
-        pass
-
-
-def _round(sub: LatentInstance, xp: np.ndarray, climb: bool = True,
-           deadline: Deadline | None = None) -> np.ndarray:
-    """An incumbent from a fractional LP point: the maximum-weight one-to-one mapping for pair
-    weights ``x_p + 0.001 unary_p`` (a bipartite assignment,
-    :mod:`~exactalign.problems.bipartite`), then (``climb``) smatch's moves (best move or swap
-    while it gains) on the compiled pairs, until ``deadline`` (each step of the climb costs
-    ``O(n^2)`` swaps: minutes on an 800-variable pair)."""
-    from .. import bipartite  # only where an LP point is fractional
-
-    w = xp + 1e-3 * sub.unary
-    keep = np.flatnonzero(w > 1e-9)
-    lu, li = np.unique(sub.pair_left[keep], return_inverse=True)
-    ru, ri = np.unique(sub.pair_right[keep], return_inverse=True)
-    bi = bipartite.BipartiteInstance(len(lu), len(ru), li, ri, w[keep])
-    al = bipartite.solve(bi, "exact", certify_exact=False).alignment
-    start = [-1] * sub.n_left
-    for a, b in zip(lu[al[:, 0]].tolist(), ru[al[:, 1]].tolist(), strict=True):
-        start[a] = b
-    if not climb:
-        return as_mapping_array(start)
-    climber = Climber.of_compiled(sub)
-    climber.deadline = deadline
-    climber.memo = _NoMemo()  # a pure cache; on a big pair it would grow by GBs a step
-    best, _ = climber.climb(start)
-    return as_mapping_array(best)
-
-
 def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, linking: str, options,
             backend, t0: float, if_one: np.ndarray | None = None,
             held: np.ndarray | None = None):
     """A component the LP did not settle. Returns ``(mapping, objective, bound, status, how,
     nodes, fallback)``, ``fallback`` the routes that failed verification before a MIP's answer.
 
-    1. Round the LP point by an assignment (:func:`_round` without the climb); reaching
+    1. Round the LP point by an assignment (:func:`round_point` without the climb); reaching
        ``floor(LP)`` proves it. Else MIPs on growing sets of pairs around the LP point
        (:func:`_targets`: its support, then the pairs of zero reduced cost between, then at,
        the variables it leaves fractional, then those column generation held, ``held``), each
@@ -179,12 +140,12 @@ def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, linking: str, 
        mapping is worth at most ``floor(LP) - 1`` (a pair outside gives at most that), which
        becomes the bound (an incumbent reaching it: ``reduced-cost MIP``).
     3. Otherwise (when step 1 had no set to try) polish the rounding by smatch's moves
-       (:func:`_round`); if still below the bound, the MIP on the pairs that can beat the
+       (:func:`round_point`); if still below the bound, the MIP on the pairs that can beat the
        incumbent (``floor(if_one[p])`` above its
        objective), warm-started from it. Its optimum, or the incumbent if better, is the
        component's; its bound, or the incumbent's objective if higher, bounds the component."""
     deadline = Deadline(options.time_limit, t0)
-    m = _round(sub, xp, climb=False)
+    m = round_point(sub, xp, climb=False)
     obj = check(sub, m)
     if obj >= lp_bound:
         return m, obj, lp_bound, Status.OPTIMAL, "LP bound", 0, []
@@ -208,7 +169,7 @@ def _settle(sub: LatentInstance, xp: np.ndarray, lp_bound: float, linking: str, 
     if not targets:  # else the restricted MIPs' optimum is the incumbent: climbing the
         # rounding again rarely beats it and costs O(n^2) a step (measured: the 103 Little Prince
         # sentences joined, JAMR against CAMR, 38,701 pairs: 6-14 s of climbing for nothing)
-        climbed = _round(sub, xp, deadline=deadline)
+        climbed = round_point(sub, xp, deadline=deadline)
         if check(sub, climbed) > obj:
             m, obj = climbed, check(sub, climbed)
         if obj >= lp_bound:
@@ -239,7 +200,7 @@ def _settle_unfinished(sub: LatentInstance, xp: np.ndarray, bound: float, linkin
     ``xp``, which need not be feasible; ``bound`` from its duals, valid all the same), within
     ``options.time_limit``. Returns what :func:`_settle` returns.
 
-    The point is rounded (:func:`_round`, no climb); then, while below ``bound``, MIPs on the
+    The point is rounded (:func:`round_point`, no climb); then, while below ``bound``, MIPs on the
     pairs the point gives more than each of :data:`ITERATE_SUPPORT` (each set larger than the one
     before, at most :data:`TARGET_SHARE` of the component's pairs: HiGHS' presolve overruns its
     time limit on big models), warm-started from the best mapping so far. Far-from-optimal duals
@@ -248,7 +209,7 @@ def _settle_unfinished(sub: LatentInstance, xp: np.ndarray, bound: float, linkin
     1,600, the MIP on the 5,716 pairs above 0.01 finds the optimum 1,622 (in 0.15-2.5 s over
     runs: HiGHS' MIP time varies with the point it starts from)."""
     t0 = time.perf_counter()
-    m = _round(sub, xp, climb=False)
+    m = round_point(sub, xp, climb=False)
     obj = check(sub, m)
     nodes, fallback, last = 0, [], 0
     for tol in ITERATE_SUPPORT:
@@ -403,7 +364,7 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
     ternary terms go to :func:`~.ternary.solve_ternary_many` instead.
 
     An instance whose model would take more memory than
-    :func:`~exactalign.core.memory.memory_limit` (:func:`memory_estimate`) is not modelled: it gets the assignment incumbent of :func:`_round` and the bound that every
+    :func:`~exactalign.core.memory.memory_limit` (:func:`memory_estimate`) is not modelled: it gets the assignment incumbent of :func:`round_point` and the bound that every
     candidate pair and pair of pairs earns its weight, status ``FEASIBLE``, the reason in
     ``details["stopped"]``.
 
@@ -417,8 +378,6 @@ def solve_exact_many(instances, *, options: SolveOptions | None = None, backend:
     out: list[Result | None] = [None] * len(instances)
     tern = [n for n, inst in enumerate(instances) if inst.has_ternary]
     if tern:  # ternary terms (DRS clauses): their own path, :mod:`.ternary`
-        from .ternary import solve_ternary_many
-
         for n, r in zip(tern, solve_ternary_many([instances[n] for n in tern], options=options,
                                                  backend=backend, linking=linking), strict=True):
             out[n] = r
@@ -467,7 +426,7 @@ def trivial_bound(inst: LatentInstance) -> float:
 def _unmodelled(inst: LatentInstance, why: str) -> Result:
     """An instance not given to a solver: the assignment incumbent and the trivial bound."""
     t = time.perf_counter()
-    m = _round(inst, np.zeros(inst.num_pairs), climb=False)
+    m = round_point(inst, np.zeros(inst.num_pairs), climb=False)
     obj = check(inst, m)
     bound = max(trivial_bound(inst), obj)
     st = Status.OPTIMAL if obj >= bound else Status.FEASIBLE
@@ -476,51 +435,12 @@ def _unmodelled(inst: LatentInstance, why: str) -> Result:
                            "stopped": why})
 
 
-def _certified_lp_bound(model, lp, col_label: np.ndarray, lp_val: np.ndarray,
-                        count: int, point_is_optimal: bool = True
-                        ) -> tuple[np.ndarray, np.ndarray]:
-    """Per component, the LP bound recomputed from HiGHS' row duals by weak duality
-    (:func:`~exactalign.core.model.dual_bound_terms`; rows and columns of different components
-    are disjoint, so the bound splits by component), not the solver's objective. Both sign
-    conventions of the duals give valid bounds; the tighter is kept per component. A bound below
-    the value ``lp_val`` of a point said to be optimal (feasible) means the point or the
-    arithmetic is wrong: an error (not checked when ``point_is_optimal`` is false: the last point
-    of a PDLP stopped at its time limit need not be feasible; its duals bound all the same).
-
-    Also returns, per column, the same weak-duality bound of its component with that column
-    fixed to 1 (its term ``max(d_j, 0)`` replaced by ``d_j``, ``d = c - A^T y``; the model is a
-    maximisation over ``[0, 1]`` columns): reduced-cost fixing (:func:`_settle`)."""
-    if model.num_vars == 0:
-        return lp_val, np.zeros(0)
-    if lp.row_dual is None:
-        raise BackendError("HiGHS returned no dual values for the LP relaxation")
-    if not model.maximize or (model.col_lo != 0).any() or (model.col_hi != 1).any():
-        raise ValueError("the latent model maximises over [0, 1] columns")
-    A = model.A
-    row_label = col_label[A.indices[A.indptr[:-1]]] if model.num_rows else np.zeros(0, int)
-    best = np.full(count, np.inf)
-    one = np.full(model.num_vars, np.inf)
-    for y in (lp.row_dual, -lp.row_dual):
-        rt, ct = dual_bound_terms(model, y)
-        cert = (np.bincount(row_label, weights=rt, minlength=count)
-                + np.bincount(col_label, weights=ct, minlength=count))
-        cert = np.where(np.isnan(cert), np.inf, cert)
-        d = model.c - A.T @ np.asarray(y, dtype=np.float64)
-        fixed = cert[col_label] - ct + d  # ct = max(d, 0) on a [0, 1] column
-        better = cert < best
-        one = np.where(better[col_label], fixed, one)
-        best = np.where(better, cert, best)
-    if point_is_optimal and (best < lp_val - 1e-6 * np.maximum(1.0, np.abs(lp_val))).any():
-        raise VerificationError("the LP dual bound is below the LP point's value")
-    return best, one
-
-
 def _tighten_open(model, big: LatentInstance, lp, label, col_label, lp_val, bound, status,
                   how, on, options: SolveOptions, t0: float,
                   max_steps: int | None = None) -> np.ndarray:
     """After an unfinished LP: the components left unproven get the bound of the Lagrangian
     dual of the linking rows from the LP's last multipliers (:func:`~.lagrange.tighten`, in
-    the time left), recomputed by weak duality (:func:`_certified_lp_bound`) and kept where it
+    the time left), recomputed by weak duality (:func:`certified_lp_bound`) and kept where it
     is lower; one that meets its mapping's value is proven (``Lagrangian bound``); at most
     ``max_steps`` steps (``1``: the exact one-to-one multipliers only). Updates ``bound``,
     ``status`` and ``how`` in place; returns the components whose bound it lowered."""
@@ -539,7 +459,7 @@ def _tighten_open(model, big: LatentInstance, lp, label, col_label, lp_val, boun
             key=lambda v: sum(float(t.sum()) for t in dual_bound_terms(model, v)))
     y2 = tighten(model, big, y, col_label, open_, val, replace(options, time_limit=left),
                  max_steps=max_steps)
-    cert, _ = _certified_lp_bound(model, replace(lp, row_dual=y2), col_label, lp_val, count,
+    cert, _ = certified_lp_bound(model, replace(lp, row_dual=y2), col_label, lp_val, count,
                                   point_is_optimal=False)
     lower = np.floor(cert + INT_TOL)
     for k in open_:
@@ -556,7 +476,7 @@ def _tighten_open(model, big: LatentInstance, lp, label, col_label, lp_val, boun
 def _batch_without_lp(instances, options: SolveOptions, backend: str, linking: str,
                       t0: float, union_vars: int) -> list[Result]:
     """When the batch's LP ran out of time: each instance's MIP, warm-started from the
-    assignment on the candidates' own weights (:func:`_round` of the empty LP point, without the
+    assignment on the candidates' own weights (:func:`round_point` of the empty LP point, without the
     climb), in an equal share of the time left. The result is
     the better of the two mappings and the MIP's bound (floored; without one, the bound that
     every candidate pair and every pair of pairs earns its weight), status ``TIME_LIMIT`` unless
@@ -570,7 +490,7 @@ def _batch_without_lp(instances, options: SolveOptions, backend: str, linking: s
     out = []
     for n, inst in enumerate(instances):
         start = time.perf_counter()
-        m = _round(inst, np.zeros(inst.num_pairs), climb=False)  # the climb can take minutes
+        m = round_point(inst, np.zeros(inst.num_pairs), climb=False)  # the climb can take minutes
         obj = check(inst, m)
         bound = trivial_bound(inst)
         status, details = Status.TIME_LIMIT, {"proven_by": {}, "stopped": "LP time limit"}
@@ -580,7 +500,7 @@ def _batch_without_lp(instances, options: SolveOptions, backend: str, linking: s
         if 2 * (inst.num_pairs + len(inst.bin_w)) >= union_vars:  # its MIP's columns
             details["stopped"] = "LP time limit (no MIP: its root LP would not finish either)"
             if share is None or share > 0:  # the time left polishes the incumbent instead
-                m = _round(inst, np.zeros(inst.num_pairs),
+                m = round_point(inst, np.zeros(inst.num_pairs),
                            deadline=Deadline(share, time.perf_counter()))
                 obj = check(inst, m)
         elif inst.num_pairs and (share is None or share > 0):
@@ -620,7 +540,7 @@ PDLP_GAP = 0.1
 def _pdlp(relaxed, options: SolveOptions):
     """HiGHS' PDLP on the LP ``relaxed``, the backend called directly: its point is never taken
     as an answer (only rounded, each rounding checked) and its bound is certified from its duals
-    (:func:`_certified_lp_bound`), so :func:`~exactalign.core.solve.solve_model`'s check of the
+    (:func:`certified_lp_bound`), so :func:`~exactalign.core.solve.solve_model`'s check of the
     point (rows within 1e-6) does not apply."""
     return get_backend("highs")(relaxed, options)
 
@@ -636,7 +556,7 @@ def _lp_relaxation(model, options: SolveOptions, inst: LatentInstance | None = N
     point's value, whatever HiGHS' own status says (after postsolve it may call PDLP's duals
     "Unknown": they still certify). Otherwise the interior point method with crossover solves the
     LP in the time left (the failed route in ``attempts``). The bound :func:`_solve_batch` keeps
-    is recomputed from the duals in any case (:func:`_certified_lp_bound`), and the point is
+    is recomputed from the duals in any case (:func:`certified_lp_bound`), and the point is
     rounded (:func:`_settle`).
 
     Under a time limit (``options.time_limit`` or the command's budget) PDLP runs with presolve
@@ -699,9 +619,9 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str,
        (:func:`component_labels`), so each component's share ``v`` of the LP optimum is its own
        LP optimum, and -- the objective being an integer -- ``floor(v + 1e-6)`` bounds it. ``v``
        is not taken from the solver: it is recomputed per component from HiGHS' row duals by
-       weak duality (:func:`_certified_lp_bound`).
+       weak duality (:func:`certified_lp_bound`).
     2. A component whose LP point is integral is solved by it (its objective equals ``v``).
-    3. Any other is rounded and polished (:func:`_round`); if that reaches ``floor(v)`` it is
+    3. Any other is rounded and polished (:func:`round_point`); if that reaches ``floor(v)`` it is
        proven, else the component's MIP runs on ``backend`` warm-started from it (MIP
        ``bound`` floored likewise); a time limit leaves the incumbent and the bound.
     4. Under a time limit the LP gets three quarters of what is left. A PDLP stopped by it still
@@ -747,7 +667,7 @@ def _solve_batch(instances, options: SolveOptions, backend: str, linking: str,
         held[lp.held[lp.held < P]] = True
     col_label = np.concatenate([label, label[big.bin_p]])
     lp_val = np.bincount(col_label, weights=model.c * x, minlength=count)
-    cert, if_one = _certified_lp_bound(model, lp, col_label, lp_val, count,
+    cert, if_one = certified_lp_bound(model, lp, col_label, lp_val, count,
                                        point_is_optimal=not guided)
     bound = np.floor(cert + INT_TOL)
     if guided:  # duals far from optimal may bound a component by less than that (or inf)

@@ -8,9 +8,28 @@ sorted ``(left, right)`` rows), and what the triples' keys alone tell: a bound o
 from __future__ import annotations
 
 from collections import Counter
+from typing import NamedTuple
 
 from ...core.errors import InfeasibleAlignmentError
 from .instance import LatentInstance
+
+#: The branch and bounds (:func:`~.bnb.branch_and_bound`, :func:`~.bnb3.branch_and_bound3`) do
+#: not search a component with more left variables than this (one recursion level per variable;
+#: Python's default recursion limit is 1,000).
+BNB_MAX_DEPTH = 400
+
+
+class BnbOutcome(NamedTuple):
+    """What a branch and bound (:func:`~.bnb.branch_and_bound`, :func:`~.bnb3.branch_and_bound3`)
+    found: ``mapping`` (sorted ``(left, right)`` rows), its ``objective`` (recounted by
+    :func:`count_matches`), a proven upper ``bound`` (equal to the objective when ``proven``),
+    and the search ``nodes``."""
+
+    mapping: tuple
+    objective: int
+    bound: int
+    proven: bool
+    nodes: int
 
 
 def count_matches(inst: LatentInstance, mapping) -> int:

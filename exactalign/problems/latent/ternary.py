@@ -9,9 +9,9 @@ instances (DRS pairs: 5-150 clauses): a batch of instances is one ILP (:func:`~.
 with its ``z`` columns) whose LP relaxation is one HiGHS simplex call; the components
 (:func:`component_labels3`: variables joined by pairs, pairs of pairs and triples of pairs) are
 bounded by ``floor`` of their LP value recomputed from the duals
-(:func:`~.exact._certified_lp_bound`); a component whose LP point is integral and reaches that
+(:func:`~.lp_point.certified_lp_bound`); a component whose LP point is integral and reaches that
 bound is proven. Any other gets an incumbent -- the assignment rounding of its LP point
-(:func:`~.exact._round` without smatch's climb, which knows no ternary terms) improved by
+(:func:`~.lp_point.round_point` without smatch's climb, which knows no ternary terms) improved by
 :func:`improve` -- proven when it reaches the bound, else the component's MIP, warm-started
 from it, within the time left (status, bound and gap as for Smatch instances). Not on this path:
 column generation, PDLP and the Lagrangian tightening (:mod:`~.colgen`, :mod:`~.lagrange`:
@@ -30,8 +30,8 @@ from ...core.decompose import graph_labels
 from ...core.errors import BackendError, VerificationError
 from ...core.result import Result, Status, worst_status
 from ...core.solve import SolveOptions, remaining, solve_model, verified_result
-from .exact import BATCH_COLUMNS, INT_TOL, _certified_lp_bound, _round
 from .instance import LatentInstance, compiled_view
+from .lp_point import BATCH_COLUMNS, INT_TOL, certified_lp_bound, round_point
 from .model import check, decode_point, ilp_model, mapping_array, model_point
 
 #: :func:`improve` stops after this many improving moves (each costs ``O(P (P + B + T))``).
@@ -159,7 +159,7 @@ def _settle3(sub: LatentInstance, xp: np.ndarray, bound: float, linking: str,
     """A component the LP did not settle: ``(mapping, objective, bound, status, how, nodes,
     fallback)`` (see the module docstring)."""
     deadline = Deadline(options.time_limit, t0)
-    m = improve(sub, _round(sub, xp, climb=False), deadline)
+    m = improve(sub, round_point(sub, xp, climb=False), deadline)
     obj = check(sub, m)
     if obj >= bound:
         return m, obj, bound, Status.OPTIMAL, "LP bound", 0, []
@@ -201,7 +201,7 @@ def _batch3(instances, options: SolveOptions, backend: str, linking: str) -> lis
         if lp.status is Status.OPTIMAL and lp.x is not None:
             x, solved = lp.x, True
             lp_val = np.bincount(col_label, weights=model.c * x, minlength=count)
-            cert, _ = _certified_lp_bound(model, lp, col_label, lp_val, count)
+            cert, _ = certified_lp_bound(model, lp, col_label, lp_val, count)
             bound = np.minimum(bound, np.floor(cert + INT_TOL))
         elif lp.status is not Status.TIME_LIMIT:
             raise BackendError(f"the LP relaxation was not solved: {lp.raw_status}")
