@@ -11,6 +11,8 @@ STAMP  := $(VENV)/.installed
 LOCK   := requirements/constraints.txt
 LATEST := .venv-latest
 JOBS   ?= 1
+# `make test` runs a test file per worker on this many cores (pytest-xdist; 0: no workers).
+TEST_JOBS ?= auto
 # The lock also applies to the isolated build of the editable install (setuptools, wheel).
 PIP_INSTALL = PIP_CONSTRAINT=$(abspath $(LOCK)) $(1) -m pip install --quiet --disable-pip-version-check
 
@@ -31,11 +33,11 @@ data: $(STAMP)            ## the pilot data from its public sources, verified, i
 data-status: $(STAMP)     ## which data directory is in use, and its files verified
 	$(PY) -m exactalign data status
 
-test: $(STAMP)            ## default suite (< 10 min on 2 cores); pilot-data tests skip without data
-	$(PY) -m pytest -q
+test: $(STAMP)            ## default suite (TEST_JOBS workers, every core); pilot-data tests skip without data
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile
 
 test-slow: $(STAMP)       ## the slow tests only
-	$(PY) -m pytest -q -m slow
+	$(PY) -m pytest -q -m slow -n $(TEST_JOBS) --dist loadfile
 
 test-latest:              ## the suite on the newest release of every dependency (no lock), own venv
 	rm -rf $(LATEST)
@@ -45,7 +47,7 @@ test-latest:              ## the suite on the newest release of every dependency
 	    --upgrade-strategy eager -e '.[dev,peers,experiments,docs]'
 	$(LATEST)/bin/python -m pip list --disable-pip-version-check --format=freeze \
 	    | grep -i -E '^(highspy|numpy|scipy|pulp|penman|smatch|smatchpp|metametric|scorch)=='
-	$(LATEST)/bin/python -m pytest -q -p no:cacheprovider
+	$(LATEST)/bin/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) --dist loadfile
 
 lock: $(STAMP)            ## recompile requirements/constraints.txt (newest releases within the ranges)
 	$(call PIP_INSTALL,$(PY)) uv
