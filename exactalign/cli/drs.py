@@ -28,8 +28,8 @@ exits 0).
 ``--json``: ``{"pred", "gold", "pairs_scored", "overall": {method: prf with counts {"matched",
 "produced", "gold"}}, "counter": {"restarts", "smart", "runs": [prf per run], "below",
 "short", "f1_points"}, "solves": {"exact": the corpus solve}, "ill": {"mode", "pred",
-"gold"}, "documents": [one row per pair: "id", "line", "pred_line", "scores" per method,
-"solves", "counter" (found_idx, smart count, rounds)], "warnings", "wall_time"}``.
+"gold"}, "documents": [one row per pair: "id", "scores" per method, "solves", "line",
+"pred_line", "counter" (found_idx, smart count, rounds)], "warnings", "wall_time"}``.
 """
 
 from __future__ import annotations
@@ -208,8 +208,8 @@ def _json(rep) -> dict:
             scores[m] = prf(r, p, f, counts(pair.matched(m), pair.produced, pair.gold))
         if pair.exact is not None:
             solves["exact"] = pair.exact.to_dict()
-        row = {"id": pair.index, "line": pair.gold_line, "pred_line": pair.pred_line,
-               "scores": scores, "solves": solves}
+        row = {"id": pair.index, "scores": scores, "solves": solves, "line": pair.gold_line,
+               "pred_line": pair.pred_line}
         if pair.counter is not None:
             c = pair.counter
             row["counter"] = {"found_idx": c.found_idx, "smart": c.smart,
