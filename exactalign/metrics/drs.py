@@ -208,11 +208,14 @@ class CounterDrs(NamedTuple):
 def counter_drs(clauses, options: CounterOptions | None = None,
                 sense_map=None) -> CounterDrs:
     """``clauses`` (lists of string fields, as :func:`split_clause` gives them, three or four
-    fields) as Counter matches them (module docstring). Raises ``ValueError`` on a clause of
-    another length (Counter's referee rejects it)."""
+    fields) as Counter matches them (module docstring). A clause of more than four fields (which
+    Counter's referee rejects, but ``-ill score`` keeps) is read as Counter reads it: its first
+    four fields (but ``REF`` removal looks at its last two); one of fewer than three fields
+    raises ``ValueError`` (Counter fails on it with an ``IndexError``)."""
     for c in clauses:
-        if len(c) not in (3, 4):
-            raise ValueError(f"clause {' '.join(c)!r} has {len(c)} fields, not 3 or 4")
+        if len(c) < 3:
+            raise ValueError(f"clause {' '.join(c)!r} has {len(c)} field"
+                             f"{'s' if len(c) != 1 else ''}, fewer than 3")
     options = options or DEFAULT_OPTIONS
     inv = invert(clauses)
     keep = range(len(inv)) if options.include_ref else remove_refs(inv)

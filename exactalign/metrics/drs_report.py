@@ -227,6 +227,15 @@ def score_files(pred_path, gold_path, *, ill: str = "error", signature: bool = T
             drss, n_ill = replace_ill(drss, ill, signature=SIGNATURE if signature else None,
                                       side=side)
         ill_counts["pred" if side == "prod" else "gold"] = n_ill
+        if not drss:
+            raise InputError("no DRS in the file (Counter prints 'Both DRSs empty' or scores "
+                             "nothing)", path=str(path))
+        for d in drss:
+            for clause, line in zip(d.clauses, d.lines, strict=True):
+                if len(clause) < 3:
+                    raise InputError(f"DRS {d.index + 1}: a clause of {len(clause)} "
+                                     "field(s): not even -ill score can score it",
+                                     path=str(path), line=line or None)
         sides.append([d.clauses for d in drss])
         lines.append([d.line for d in drss])
     options = (SIGNATURE_OPTIONS if signature else DEFAULT_OPTIONS)._replace(
