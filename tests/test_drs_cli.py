@@ -87,8 +87,7 @@ def test_ill_formed_error_dummy_score(tmp_path, capsys):
     assert code == 0 and "1 ill-formed DRS in" in err
     doc = json.loads(out)
     assert doc["ill"] == {"mode": "dummy", "pred": 1, "gold": 0}
-    # the dummy: b1 REF x1 (kept: x1 occurs nowhere else in b1... it does, in the concept) and
-    # an always-wrong concept
+    # the dummy: b1 REF x1 (left out: x1 occurs in its concept) and an always-wrong concept
     assert doc["documents"][0]["scores"]["exact"]["counts"]["matched"] == 0
     short = put(tmp_path, "short.drs", 'b1 REF x1\nb1 Foo\n\n' + DRS_PRED.split("\n\n")[1])
     code, out, err = run(capsys, "drs", short, gold, "--no-wordnet", "--ill", "score")
