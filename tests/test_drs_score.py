@@ -281,14 +281,10 @@ def _pilot():
 
 
 def _sense_map():
-    try:
-        from exactalign.data.wordnet import fetch_sense_map
-    except ImportError:
-        return None
-    try:
-        return fetch_sense_map()
-    except Exception:  # not fetchable here
-        return None
+    """The WordNet 3.0 sense map when fetched (``python -m exactalign.data.wordnet``)."""
+    from exactalign.data.wordnet import load_sense_map
+
+    return load_sense_map()
 
 
 def _read(root, name):
@@ -321,6 +317,37 @@ def test_pilot_exact_reproduces_published_counts_per_drs():
         assert counter_f(m, t, g)[2] == f
     if sense is not None:  # eval.txt, run 1: P 0.8895, R 0.8659, F 0.8775
         assert rep.scores("exact") == (0.8895, 0.8659, 0.8775)
+
+
+def _eval_txt(root):
+    """Counter's published P, R, F of the five bert_only runs (eval.txt)."""
+    scores = {}
+    kind = None
+    for line in (root / BERT / "eval.txt").read_text().splitlines():
+        if line.startswith("For score-type:"):
+            kind = line.split(":", 1)[1].strip()
+        elif line.startswith("All scores:"):
+            scores[kind] = [float(x) for x in line.split(":", 1)[1].split(",")]
+    return list(zip(scores["Precision"], scores["Recall"], scores["F-score"], strict=True))
+
+
+@pytest.mark.parametrize("run", [1, pytest.param(2, marks=pytest.mark.slow),
+                                 pytest.param(3, marks=pytest.mark.slow),
+                                 pytest.param(4, marks=pytest.mark.slow),
+                                 pytest.param(5, marks=pytest.mark.slow)])
+def test_pilot_exact_reproduces_eval_txt(run, tmp_path):
+    """The command on bert_only run N with Counter's official settings (-g, -ill dummy, the
+    WordNet map): exactly Counter's published P, R, F, every pair proven optimal."""
+    from exactalign.metrics.drs_report import score_files
+
+    root = _pilot()
+    sense = _sense_map()
+    if sense is None:
+        pytest.skip("the WordNet 3.0 sense map is not fetched (python -m exactalign.data.wordnet)")
+    rep = score_files(root / BERT / f"output{run}.txt", root / "gold/pmb-3.0.0/dev.txt",
+                      ill="dummy", sense_map=sense, method="exact")
+    assert rep.proven() == 885
+    assert rep.scores("exact") == _eval_txt(root)[run - 1]
 
 
 def test_pilot_counter_replica_equals_counter_recorded_seed_0():

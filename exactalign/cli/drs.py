@@ -94,7 +94,8 @@ def add_drs_arguments(p: argparse.ArgumentParser) -> None:
                         "form, none over boxes); default: Counter's clf_signature.yaml")
     p.add_argument("--no-wordnet", action="store_true",
                    help="do not normalise concepts to WordNet 3.0 synsets (Counter always "
-                        "does, with its wordnet_dict_en.py)")
+                        "does, with its wordnet_dict_en.py; here when the sense map is "
+                        "fetched: python -m exactalign.data.wordnet)")
     p.add_argument("-ill", "--ill", choices=ILL_MODES, default="error",
                    help="Counter's -ill: an ill-formed DRS is an error, is replaced by a dummy "
                         "or the SPAR DRS, or is scored anyway (default: %(default)s)")
@@ -106,15 +107,16 @@ def add_drs_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _sense_map(args):
+    """The WordNet 3.0 sense map (:func:`exactalign.data.wordnet.load_sense_map`), ``None``
+    with ``--no-wordnet`` or when it is not fetched (a warning then says so)."""
     if args.no_wordnet:
         return None
-    try:
-        from ..data.wordnet import fetch_sense_map
-    except ImportError:  # not in this build: concepts compared as written
-        print("exactalign: warning: no WordNet sense map in this build: concepts are compared "
-              "as written (--no-wordnet)", file=sys.stderr)
-        return None
-    return fetch_sense_map()
+    from ..data.wordnet import NOT_NORMALISED, load_sense_map
+
+    senses = load_sense_map()
+    if senses is None:
+        print(f"exactalign: warning: {NOT_NORMALISED}", file=sys.stderr)
+    return senses
 
 
 def run_drs(args: argparse.Namespace) -> int:
