@@ -224,6 +224,34 @@ def test_exact_equals_brute_force_and_counter_is_never_above(seed):
                                                   if v != -1})
 
 
+def _symmetric_drs(rng: random.Random, boxes, refs) -> list:
+    """Symmetric operators over referents and boxes (types that differ within a clause), both
+    orientations often, a role and a concept to type the names first."""
+    out = [[rng.choice(boxes), "Agent", rng.choice(refs), rng.choice(refs)]]
+    for _ in range(rng.randint(2, 6)):
+        op = rng.choice(["NEQ", "EQU", "APX"])
+        x, y = rng.sample(refs + boxes[1:], 2)
+        b = rng.choice(boxes)
+        out.append([b, op, x, y])
+        if rng.random() < 0.5:
+            out.append([b, op, y, x])
+    rng.shuffle(out)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_symmetric_orbits_and_mixed_types_equal_brute_force(seed):
+    rng = random.Random(1000 + seed)
+    p = _symmetric_drs(rng, ["b1", "b2"], ["x1", "x2"])
+    g = _symmetric_drs(rng, ["c1", "c2"], ["y1", "y2"])
+    a, b = counter_drs(p, SIGNATURE_OPTIONS), counter_drs(g, SIGNATURE_OPTIONS)
+    r = latent.solve(counter_instance(a, b), "exact")
+    assert r.proven_optimal and r.objective == _brute(a, b)
+    m = counter_match(a, b, random.Random(seed), restarts=4)
+    assert m.matched <= r.objective
+    assert m.matched == _counter_count(a, b, {i: v for i, v in enumerate(m.mapping) if v != -1})
+
+
 def test_report_counts_and_unequal_lengths():
     pred = [C('b1 REF x1\nb1 dog "n.01" x1'), C("b1 NEQ x1 x2")]
     gold = [C('b1 REF x1\nb1 dog "n.01" x1'), C("b1 NEQ y1 y2\nb1 LES y1 y2")]
