@@ -276,11 +276,10 @@ def counter_drs(clauses, options: CounterOptions | None = None,
         else:
             v3 = var(c[3], "x")
             concept, sense = rewrite_concept(op, c[2], sense_map)
-            if (concept, sense) != (op, c[2]) and sense_map:
-                before = op + "." + c[2].replace('"', "")
-                after = concept + "." + sense.replace('"', "")
-                if before != after:
-                    rewritten.append((before, after))
+            before = op + "." + c[2].replace('"', "")
+            after = concept + "." + sense.replace('"', "")
+            if before != after:  # the map named another synset (Counter's rewritten_values)
+                rewritten.append((before, after))
             if options.default_concept:
                 concept, sense = "work", '"n.01"'
             elif options.default_sense:
