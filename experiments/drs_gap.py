@@ -292,6 +292,9 @@ def summary(rows: list[dict]) -> str:
                    f"{max(x['gap_f1'] for x in sel):.4f} | "
                    f"{max(x['pair_gap_max'] for x in sel):.2f} | "
                    f"{sum(x['proven'] for x in sel)}/{sum(x['pairs'] for x in sel)} |")
+    if any(x["release"] == "synthetic" for x in rows):
+        out += ["", "No pilot data: synthetic DRS pairs (random DRSs against seeded "
+                "perturbations of them), not the PMB system outputs."]
     pub = [x for x in rows if x["published_f1"] is not None and bool(x["smart"])
            and int(x["restarts"]) == 20]
     if pub:
