@@ -21,6 +21,7 @@ from . import (
     declared_metrics,
     doc_scale,
     doc_smatch,
+    drs_gap,
     fidelity,
     grits_gap,
     monotone_gap,
@@ -54,6 +55,7 @@ REGISTRY = {
     performance.NAME: performance,
     doc_scale.NAME: doc_scale,
     umr_gap.NAME: umr_gap,
+    drs_gap.NAME: drs_gap,
 }
 
 runner.set_registry(REGISTRY)  # the runner is handed the registry; it never imports this package

@@ -160,6 +160,15 @@ UMR_GOLD = ("# :: snt1\tShe ate .\n\n# sentence level graph:\n(s1e / eat-01 :ARG
             "(s1s0 / sentence :modal ((author :full-affirmative s1e)))\n")
 UMR_PRED = UMR_GOLD.replace("person", "she")
 
+# drs: two DRSs in clause format (PMB); the first predicted with a wrong role and sense, the
+# second with its symmetric EQU written the other way round. Both well-formed (Counter's referee).
+DRS_GOLD = ('b1 REF x1\nb1 Name x1 "tom"\nb1 male "n.02" x1\nb2 REF e1\nb2 Agent e1 x1\n'
+            'b2 eat "v.01" e1\n\n'
+            'b1 REF x1\nb1 REF x2\nb1 EQU x1 x2\nb1 cat "n.01" x1\nb1 pet "n.01" x2\n')
+DRS_PRED = ('b1 REF x1\nb1 Name x1 "tom"\nb1 male "n.02" x1\nb2 REF e1\nb2 Theme e1 x1\n'
+            'b2 eat "v.02" e1\n\n'
+            'b1 REF x1\nb1 REF x2\nb1 EQU x2 x1\nb1 cat "n.01" x1\nb1 pet "n.01" x2\n')
+
 # monotone: two small DAGs (a diamond against a chain); every label appears on both sides.
 DAG_A = {"items": ["a", "b", "c", "d", "e"], "edges": [[0, 1], [0, 2], [1, 3], [2, 3], [3, 4]]}
 DAG_B = {"items": ["a", "c", "b", "e", "d"], "edges": [[0, 1], [1, 2], [2, 3], [3, 4]]}
@@ -242,6 +251,8 @@ def inputs(tmp_path_factory) -> dict[str, str]:
     put("pred.umr", UMR_PRED, "umr_pred")
     put("gold.umr", UMR_GOLD, "umr_gold")
     put("gold.amr", AMR_GOLD, "amr_gold")
+    put("pred.drs", DRS_PRED, "drs_pred")
+    put("gold.drs", DRS_GOLD, "drs_gold")
     put("dag_a.json", json.dumps(DAG_A), "dag_a")
     put("dag_b.json", json.dumps(DAG_B), "dag_b")
     put("grits_gold.json", json.dumps(GRITS_GOLD), "grits_gold")
@@ -336,6 +347,7 @@ CASES = [
     Case("smatch-bnb", ("smatch", "-f", "{amr_test}", "{amr_gold}", "--pairs"), fresh=True),
     Case("umr-doc", ("umr", "{umr_pred}", "{umr_gold}", "--scope", "doc"), fresh=True),
     Case("umr-snt", ("umr", "{umr_pred}", "{umr_gold}")),
+    Case("drs", ("drs", "{drs_pred}", "{drs_gold}", "--ms", "--no-wordnet"), fresh=True),
     Case("monotone-dag-ilp", ("monotone", "{dag_a}", "{dag_b}", "--method", "ilp"), ALL,
          **ROUTE),
     Case("monotone-dag-all-pairwise", ("monotone", "{dag_a}", "{dag_b}", "--formulation",
@@ -446,10 +458,10 @@ def check_schema(doc: dict, case: Case) -> None:
 
 #: The commands that score (P/R/F): ``overall`` and ``documents`` with ``scores``.
 SCORING = {"nugget", "coref", "muc4", "smatch", "score", "temporal", "timeline", "grits",
-           "umr"}
+           "umr", "drs"}
 #: The commands whose alignments are certified solves (``solves`` at the top level).
 CERTIFIED = {"bipartite", "monotone", "coref", "smatch", "timeline", "score", "ere",
-             "temporal check", "grits", "umr"}
+             "temporal check", "grits", "umr", "drs"}
 
 
 def check_shape(doc: dict) -> None:

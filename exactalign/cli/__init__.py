@@ -38,6 +38,7 @@ from ..core.deadline import command_budget
 from ..core.errors import ExactAlignError, InputError, ModelTooLargeError
 from . import coref as coref_cli  # argument parsing only: no numpy at start-up
 from . import data as data_cli
+from . import drs as drs_cli
 from . import ere as ere_cli
 from . import grits as grits_cli
 from . import monotone as monotone_cli
@@ -348,6 +349,8 @@ COMMANDS: list[Command] = [
                         "solver of its rare MIPs, --seed seeds the hill-climbing and HiGHS."),
     Command("umr", "UMR graphs as AnCast scores them: proven optimal mapping vs AnCast's "
             "anchor-and-broadcast", umr_cli.add_umr_arguments, umr_cli.run_umr),
+    Command("drs", "DRS clauses (PMB) as Counter scores them: proven optimal mapping vs "
+            "Counter's hill-climbing", drs_cli.add_drs_arguments, drs_cli.run_drs),
 ]
 
 
@@ -388,6 +391,7 @@ INPUTS = {
     "smatch": {"system": ("f", 0), "reference": ("f", 1)},
     "grits": {"reference": "gold", "system": "pred"},
     "umr": {"reference": "gold", "system": "pred"},
+    "drs": {"reference": "gold", "system": "pred"},
     "info": {},
     "data": {},
 }

@@ -164,6 +164,7 @@ INPUT_PATHS = {
     "smatch": ("f",),
     "grits": ("gold", "pred"),
     "umr": ("pred", "gold"),
+    "drs": ("pred", "gold"),
     "info": (),
     "data": (),
 }

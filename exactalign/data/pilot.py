@@ -221,3 +221,23 @@ def tbf_pair(root: Path, gold: str, system: str, tkn: str | None = None):
     if tkn:
         tables = {d: read_token_table(token_table_path(root / tkn, d)) for d in g.documents}
     return g, s, tables
+
+
+# --------------------------------------------------------------------------------------------
+# DRS parsing (Parallel Meaning Bank, clause format)
+# --------------------------------------------------------------------------------------------
+#: The gold DRS files under ``drs/``: name -> (path under ``drs/``, DRSs in it).
+DRS_GOLD = {
+    "pmb-2.1.0/dev": ("gold/pmb-2.1.0/dev.txt", 557),
+    "pmb-2.2.0/dev": ("gold/pmb-2.2.0/dev.txt", 682),
+    "pmb-2.2.0/test": ("gold/pmb-2.2.0/test.txt", 650),
+    "pmb-3.0.0/dev": ("gold/pmb-3.0.0/dev.txt", 885),
+}
+
+
+def drs_files(drs: Path) -> list[Path]:
+    """Every DRS clause file under ``drs`` (the pilot's ``drs/`` folder): the gold files and
+    the system outputs (``*.txt`` but Counter's published ``eval.txt``, and Marian's
+    ``*.seq.drs.res``), in path order."""
+    return sorted(p for p in drs.rglob("*") if p.is_file() and p.name != "eval.txt"
+                  and (p.suffix == ".txt" or p.name.endswith(".drs.res")))

@@ -1,0 +1,225 @@
+"""``exactalign drs PRED GOLD``: Counter's F-score of DRS parsing (clause format, Parallel
+Meaning Bank) under the proven-optimal mapping and under Counter's own hill-climbing.
+
+Registered in :data:`exactalign.cli.COMMANDS`; importing this module is cheap (no numpy). It
+only formats :class:`~exactalign.metrics.drs_report.DrsReport`
+(:func:`~exactalign.metrics.drs_report.score_files`).
+
+Counter's settings by default, as the PMB results are published: ``-r 20`` restarts
+(``--restarts``), the smart concept mapping first (``--no-smart``: Counter's ``-s no``), the
+signature ``clf_signature.yaml`` (``-g``; ``--no-signature``: Counter's bare default, operators
+typed by their form, no operator over boxes), ``REF`` clauses left out (``--include-ref``:
+``-ic``), ill-formed DRSs an error (``--ill``: ``-ill``; ``dummy`` is the official setting),
+four digits (``--digits``: ``-sig``). ``--default-sense``, ``--default-role``,
+``--default-concept``: ``-dse``, ``-dr``, ``-dc``. ``--runs``: Counter's ``-runs`` (the
+hill-climbing repeated, its generator running on; every run's scores printed). ``--seed`` seeds
+the hill-climbing (one ``random.Random`` over the pairs in file order, as Counter's global
+generator) and HiGHS; ``--time-limit`` bounds the exact path (a pair it cuts short keeps its
+incumbent and bound, status ``time_limit``; the hill-climbing has no budget: DRS pairs are
+small).
+
+Text output: one line per method, ``P R F`` as Counter prints them (its rounding) with the
+clause counts, the exact line saying how many pairs are proven optimal; with ``--runs`` above
+1 Counter's scores per run and their average; with both methods, where Counter's mapping falls
+below the optimum; with ``--ms`` one line per DRS pair (Counter's ``-ms``: its P, R, F per
+pair). Different numbers of DRSs in the two files are an input error (Counter prints a line and
+exits 0).
+
+``--json``: ``{"pred", "gold", "pairs_scored", "overall": {method: prf with counts {"matched",
+"produced", "gold"}}, "counter": {"restarts", "smart", "runs": [prf per run], "below",
+"short", "f1_points"}, "solves": {"exact": the corpus solve}, "ill": {"mode", "pred",
+"gold"}, "documents": [one row per pair: "id", "scores" per method, "solves", "line",
+"pred_line", "counter" (found_idx, smart count, rounds)], "warnings", "wall_time"}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+DRS_METHODS = ("exact", "counter", "both")
+ILL_MODES = ("error", "dummy", "spar", "score")
+LABELS = {"exact": "exact", "counter": "counter"}
+#: The most restarts or runs asked for (as ``exactalign smatch -r``): beyond, a typo.
+MAX_RESTARTS = 10**5
+
+
+def _count(low: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not low <= value <= MAX_RESTARTS:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {MAX_RESTARTS}, not "
+                                             f"{value}")
+        return value
+    return parse
+
+
+def _digits(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if not 1 <= value <= 15:
+        raise argparse.ArgumentTypeError(f"must be between 1 and 15, not {value}")
+    return value
+
+
+def add_drs_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("pred", metavar="PRED", help="the produced DRSs (clause format)")
+    p.add_argument("gold", metavar="GOLD", help="the gold DRSs, in the same order")
+    p.add_argument("--method", choices=DRS_METHODS, default="both",
+                   help="exact (proven optimal mapping), counter (Counter's hill-climbing, "
+                        "reproduced), or both, with Counter's shortfall (default: %(default)s)")
+    p.add_argument("-r", "--restarts", type=_count(1), default=20,
+                   help="Counter's -r: initial mappings, the smart one included (default: "
+                        "%(default)s)")
+    p.add_argument("--runs", type=_count(1), default=1,
+                   help="Counter's -runs: repeat the hill-climbing, its generator running on "
+                        "(default: %(default)s)")
+    p.add_argument("--no-smart", action="store_true",
+                   help="Counter's -s no: no smart concept mapping, random ones only")
+    p.add_argument("-ic", "--include-ref", action="store_true",
+                   help="Counter's -ic: keep the REF clauses")
+    p.add_argument("-dse", "--default-sense", action="store_true",
+                   help="Counter's -dse: every sense \"n.01\"")
+    p.add_argument("-dr", "--default-role", action="store_true",
+                   help="Counter's -dr: every role Role")
+    p.add_argument("-dc", "--default-concept", action="store_true",
+                   help="Counter's -dc: every concept work \"n.01\"")
+    p.add_argument("--no-signature", action="store_true",
+                   help="Counter without -g: no signature file (operators typed by their "
+                        "form, none over boxes); default: Counter's clf_signature.yaml")
+    p.add_argument("--no-wordnet", action="store_true",
+                   help="do not normalise concepts to WordNet 3.0 synsets (Counter always "
+                        "does, with its wordnet_dict_en.py; here when the sense map is "
+                        "fetched: python -m exactalign.data.wordnet)")
+    p.add_argument("-ill", "--ill", choices=ILL_MODES, default="error",
+                   help="Counter's -ill: an ill-formed DRS is an error, is replaced by a dummy "
+                        "or the SPAR DRS, or is scored anyway (default: %(default)s)")
+    p.add_argument("-ms", "--ms", action="store_true",
+                   help="Counter's -ms: also print P, R, F of every DRS pair")
+    p.add_argument("-sig", "--digits", type=_digits, default=4,
+                   help="Counter's -sig: digits P, R and F are rounded to (default: "
+                        "%(default)s)")
+
+
+def _sense_map(args):
+    """The WordNet 3.0 sense map (:func:`exactalign.data.wordnet.load_sense_map`), ``None``
+    with ``--no-wordnet`` or when it is not fetched (a warning then says so)."""
+    if args.no_wordnet:
+        return None
+    from ..data.wordnet import NOT_NORMALISED, load_sense_map
+
+    senses = load_sense_map()
+    if senses is None:
+        print(f"exactalign: warning: {NOT_NORMALISED}", file=sys.stderr)
+    return senses
+
+
+def run_drs(args: argparse.Namespace) -> int:
+    from ..metrics.drs_report import score_files
+    from .common import print_json
+
+    rep = score_files(args.pred, args.gold, ill=args.ill, signature=not args.no_signature,
+                      include_ref=args.include_ref, default_sense=args.default_sense,
+                      default_role=args.default_role, default_concept=args.default_concept,
+                      sense_map=_sense_map(args), method=args.method, restarts=args.restarts,
+                      seed=args.seed, smart=not args.no_smart, runs=args.runs,
+                      digits=args.digits, time_limit=args.time_limit, backend=args.backend)
+    for w in rep.warnings:
+        print(f"exactalign: warning: {w}", file=sys.stderr)
+    if args.json:
+        print_json(_json(rep))
+    else:
+        _text(rep, args)
+    return 0
+
+
+def _num(x, digits: int) -> str:
+    return f"{round(x, digits)}"
+
+
+def _text(rep, args) -> None:
+    d = rep.digits
+    n = len(rep.pairs)
+    for m in rep.methods:
+        p, r, f = rep.scores(m)
+        mt, t, g = rep.totals(m)
+        line = (f"[{LABELS[m]}] P {_num(p, d)} R {_num(r, d)} F {_num(f, d)} ({mt:g} of {t} "
+                f"produced / {g} gold clauses matched)")
+        if m == "exact":
+            line += f"; {rep.proven()}/{n} DRS pairs proven optimal"
+            bound = rep.bound()
+            if rep.proven() < n and bound is not None:
+                from ..metrics.drs import counter_f
+
+                line += f", F at most {_num(counter_f(bound, t, g, d)[2], d)}"
+        else:
+            line += f"; -r {rep.restarts}, seed {rep.seed}"
+        print(line)
+    if rep.runs > 1 and "counter" in rep.methods:
+        scores = rep.run_scores()
+        for k, (p, r, f) in enumerate(scores, 1):
+            print(f"[counter run {k}] P {_num(p, d)} R {_num(r, d)} F {_num(f, d)}")
+        avg = [sum(s[i] for s in scores) / len(scores) for i in range(3)]
+        print(f"[counter, average of {rep.runs} runs] P {_num(avg[0], d)} R {_num(avg[1], d)} "
+              f"F {_num(avg[2], d)}")
+    if len(rep.methods) == 2:
+        short = rep.totals("exact")[0] - rep.totals("counter")[0]
+        df = 100 * (rep.scores("exact")[2] - rep.scores("counter")[2])
+        print(f"Counter's mapping is below the optimum on {rep.below()} of {n} DRS pairs, "
+              f"{short:g} clauses, {df:.2f} F1 points")
+    if args.ms:
+        for pair in rep.pairs:
+            cells = [f"DRS {pair.index + 1} (line {pair.gold_line}): produced {pair.produced} "
+                     f"gold {pair.gold}"]
+            for m in rep.methods:
+                p, r, f = rep.pair_scores(pair, m)
+                cells.append(f"{m} {pair.matched(m):g} P {_num(p, d)} R {_num(r, d)} "
+                             f"F {_num(f, d)}")
+            print("; ".join(cells))
+
+
+def _json(rep) -> dict:
+    from .common import combined_solve, prf
+
+    def counts(mt, t, g):
+        return {"matched": mt, "produced": t, "gold": g}
+
+    overall = {}
+    for m in rep.methods:
+        p, r, f = rep.scores(m)
+        overall[m] = prf(r, p, f, counts(*rep.totals(m)))
+    counter = None
+    if "counter" in rep.methods:
+        counter = {"restarts": rep.restarts, "smart": rep.smart,
+                   "runs": [prf(r, p, f) for p, r, f in rep.run_scores()],
+                   "below": None, "short": None, "f1_points": None}
+        if "exact" in rep.methods:
+            counter["below"] = rep.below()
+            counter["short"] = rep.totals("exact")[0] - rep.totals("counter")[0]
+            counter["f1_points"] = 100 * (rep.scores("exact")[2] - rep.scores("counter")[2])
+    docs = []
+    for pair in rep.pairs:
+        scores, solves = {}, {}
+        for m in rep.methods:
+            p, r, f = rep.pair_scores(pair, m)
+            scores[m] = prf(r, p, f, counts(pair.matched(m), pair.produced, pair.gold))
+        if pair.exact is not None:
+            solves["exact"] = pair.exact.to_dict()
+        row = {"id": pair.index, "scores": scores, "solves": solves, "line": pair.gold_line,
+               "pred_line": pair.pred_line}
+        if pair.counter is not None:
+            c = pair.counter
+            row["counter"] = {"found_idx": c.found_idx, "smart": c.smart,
+                              "rounds": list(c.rounds), "runs": list(pair.runs)}
+        docs.append(row)
+    out = {"pred": rep.pred, "gold": rep.gold, "pairs_scored": len(rep.pairs), "overall": overall,
+           "counter": counter, "ill": {"mode": rep.ill_mode, **rep.ill},
+           "documents": docs, "warnings": list(rep.warnings), "wall_time": rep.wall_time}
+    if "exact" in rep.methods:
+        out["solves"] = {"exact": combined_solve([p.exact for p in rep.pairs], "exact")}
+    return out

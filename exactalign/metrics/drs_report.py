@@ -1,0 +1,255 @@
+"""Counter's F-score of two DRS files under the proven-optimal mapping and under Counter's own
+hill-climbing: :func:`score_files` (what ``exactalign drs PRED GOLD`` prints) and
+:func:`score_drss` (clause lists in memory), both returning a :class:`DrsReport`.
+
+Per DRS pair (the n-th DRS of each file): Counter's clauses (:func:`~.drs.counter_drs`), then
+
+* ``exact``: the optimum of Counter's objective over every one-to-one mapping
+  (:func:`~.drs.counter_instance`, solved by :func:`~exactalign.problems.latent.
+  solve_exact_many`; status ``optimal`` when proven);
+* ``counter``: Counter's hill-climbing, reproduced call for call (:mod:`.drs_counter`), drawing
+  from one ``random.Random(seed)`` across the pairs in file order, as Counter (``-p 1``) draws
+  from the global generator across them; its mapping recounted on the instance. ``runs`` (Counter's
+  ``-runs``) repeats the whole pass, the generator running on; the rows are the first run's.
+
+The corpus scores are Counter's: the pairs' matched, produced and gold clauses summed, then
+``compute_f`` (:func:`~.drs.counter_f`, ``digits`` as ``-sig``). Two differences from Counter's
+command line, both on purpose: files with different numbers of DRSs are an input error (Counter
+prints a line and exits with status 0, scoring nothing); and Counter's ``-ill`` default,
+``error``, names the file, line and DRS of the first ill-formed DRS (its referee, ours:
+:mod:`exactalign.io.drs_referee`) -- Counter raises a ``ValueError`` without them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import NamedTuple
+
+from ..core.errors import InputError, VerificationError
+from .drs import (
+    DEFAULT_OPTIONS,
+    SIGNATURE_OPTIONS,
+    CounterOptions,
+    counter_drs,
+    counter_f,
+    counter_instance,
+)
+from .drs_counter import DEFAULT_RESTARTS, CounterMatch, counter_match
+
+#: The methods ``score_*`` accepts.
+DRS_METHODS = ("exact", "counter", "both")
+
+
+class DrsPair(NamedTuple):
+    """One DRS pair: its position ``index`` (from 0), the lines its DRSs start on (0 when not
+    read from a file), Counter's ``produced`` and ``gold`` clause counts, and per method what it
+    found: ``exact`` a :class:`~exactalign.core.result.Result`, ``counter`` a
+    :class:`~.drs_counter.CounterMatch` (first run), ``runs`` Counter's matched count in
+    every run."""
+
+    index: int
+    pred_line: int
+    gold_line: int
+    produced: int
+    gold: int
+    exact: object | None
+    counter: CounterMatch | None
+    runs: tuple
+
+    def matched(self, method: str):
+        if method == "exact":
+            return None if self.exact is None else self.exact.objective
+        return None if self.counter is None else self.counter.matched
+
+
+class DrsReport(NamedTuple):
+    """A DRS scoring run (module docstring): ``methods`` (``exact``, ``counter`` or both, in
+    that order), the settings, ``pairs`` (:class:`DrsPair`), ``ill`` (ill-formed DRSs handled,
+    per side), ``wall_time`` per method, ``warnings``."""
+
+    pred: str | None
+    gold: str | None
+    methods: tuple
+    options: CounterOptions
+    restarts: int
+    seed: int
+    smart: bool
+    runs: int
+    digits: int
+    ill_mode: str
+    ill: dict
+    pairs: tuple
+    wall_time: dict
+    warnings: tuple
+
+    def totals(self, method: str) -> tuple:
+        """``(matched, produced, gold)`` summed over the pairs."""
+        return (sum(p.matched(method) for p in self.pairs),
+                sum(p.produced for p in self.pairs), sum(p.gold for p in self.pairs))
+
+    def scores(self, method: str) -> tuple:
+        """Counter's ``(P, R, F)`` of the totals."""
+        return counter_f(*self.totals(method), self.digits)
+
+    def pair_scores(self, pair: DrsPair, method: str) -> tuple:
+        """Counter's ``(P, R, F)`` of one pair (``-ms``)."""
+        return counter_f(pair.matched(method), pair.produced, pair.gold, self.digits)
+
+    def proven(self) -> int:
+        """Pairs whose exact mapping is proven optimal."""
+        return sum(1 for p in self.pairs if p.exact is not None and p.exact.proven_optimal)
+
+    def bound(self) -> float | None:
+        """The most clauses any mapping can match over the corpus (the bounds summed), ``None``
+        if some pair has no bound."""
+        bounds = [p.exact.bound for p in self.pairs]
+        return None if any(b is None for b in bounds) else sum(bounds)
+
+    def below(self) -> int:
+        """Pairs where Counter's mapping matches fewer clauses than the optimum."""
+        return sum(1 for p in self.pairs if p.counter.matched < p.exact.objective)
+
+    def run_scores(self) -> list:
+        """Counter's ``(P, R, F)`` of every run (``-runs``)."""
+        prod = sum(p.produced for p in self.pairs)
+        gold = sum(p.gold for p in self.pairs)
+        return [counter_f(sum(p.runs[r] for p in self.pairs), prod, gold, self.digits)
+                for r in range(self.runs)]
+
+
+def _check_method(method: str) -> tuple:
+    if method not in DRS_METHODS:
+        raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(DRS_METHODS))
+    return ("exact", "counter") if method == "both" else (method,)
+
+
+def score_drss(pred, gold, *, method: str = "both", restarts: int = DEFAULT_RESTARTS,
+               seed: int = 0, smart: bool = True, runs: int = 1,
+               options: CounterOptions | None = None, sense_map=None, digits: int = 4,
+               time_limit: float | None = None, backend: str = "highs", lines=None,
+               paths=(None, None), ill_mode: str = "score", ill=None,
+               warnings=()) -> DrsReport:
+    """Score two parallel lists of DRSs, each a list of clauses (tuples of string fields as
+    Counter splits a line). ``options``: Counter's clause options (default
+    :data:`~.drs.SIGNATURE_OPTIONS`, Counter with ``-g clf_signature.yaml``); ``sense_map``:
+    the WordNet map of concept normalisation (``None``: none). ``lines``: the start line of
+    every DRS per side (for the rows). Raises :class:`InputError` when the lists differ in
+    length."""
+    methods = _check_method(method)
+    if len(pred) != len(gold):
+        raise InputError(f"{len(pred)} DRSs in the produced file but {len(gold)} in the gold "
+                         "file: the n-th DRS of each is a pair (Counter stops here too, with "
+                         "exit status 0)", path=paths[0])
+    if restarts < 1:
+        raise ValueError(f"restarts must be at least 1, not {restarts!r}")
+    if runs < 1:
+        raise ValueError(f"runs must be at least 1, not {runs!r}")
+    options = SIGNATURE_OPTIONS if options is None else options
+    t0 = time.perf_counter()
+    sides = []
+    for n, (p, g) in enumerate(zip(pred, gold, strict=True)):
+        try:
+            sides.append((counter_drs(p, options, sense_map), counter_drs(g, options, sense_map)))
+        except ValueError as e:
+            raise InputError(f"DRS {n + 1}: {e}", path=paths[0]) from None
+    prep = time.perf_counter() - t0
+    wall = {}
+    exact = [None] * len(sides)
+    insts = None
+    if "exact" in methods:
+        t = time.perf_counter()
+        exact, insts = _solve_exact(sides, time_limit, seed, backend)
+        wall["exact"] = prep + time.perf_counter() - t
+    counter = [None] * len(sides)
+    matched_runs = [() for _ in sides]
+    if "counter" in methods:
+        t = time.perf_counter()
+        rng = random.Random(seed)
+        per_run = []
+        for _ in range(runs):
+            per_run.append([counter_match(a, b, rng, restarts, smart) for a, b in sides])
+        counter = per_run[0]
+        matched_runs = [tuple(r[n].matched for r in per_run) for n in range(len(sides))]
+        wall["counter"] = prep + time.perf_counter() - t
+        _verify_counter(sides, counter, insts)
+    lp, lg = lines if lines is not None else ([0] * len(sides), [0] * len(sides))
+    pairs = tuple(DrsPair(n, lp[n], lg[n], a.n_clauses, b.n_clauses, exact[n], counter[n],
+                          matched_runs[n])
+                  for n, (a, b) in enumerate(sides))
+    return DrsReport(paths[0], paths[1], methods, options, restarts, seed, smart, runs, digits,
+                     ill_mode, dict(ill or {}), pairs, wall, tuple(warnings))
+
+
+def _solve_exact(sides, time_limit, seed, backend):
+    from ..core.solve import SolveOptions
+    from ..problems import latent
+
+    insts = [counter_instance(a, b) for a, b in sides]
+    res = latent.solve_exact_many(insts, options=SolveOptions(time_limit=time_limit, seed=seed),
+                                  backend=backend)
+    return res, insts
+
+
+def _verify_counter(sides, counter, insts) -> None:
+    """Recount every Counter mapping on its instance: the climber's own count must agree."""
+    from ..problems.latent import count_matches, mapping_rows
+
+    for n, ((a, b), m) in enumerate(zip(sides, counter, strict=True)):
+        inst = insts[n] if insts is not None else counter_instance(a, b)
+        got = count_matches(inst, mapping_rows(list(m.mapping)))
+        if got != m.matched:
+            raise VerificationError(f"DRS {n + 1}: Counter's hill-climbing counted "
+                                    f"{m.matched} clauses, its mapping matches {got}")
+
+
+def score_files(pred_path, gold_path, *, ill: str = "error", signature: bool = True,
+                include_ref: bool = False, default_sense: bool = False,
+                default_role: bool = False, default_concept: bool = False, sense_map=None,
+                **kwargs) -> DrsReport:
+    """:func:`score_drss` of two clause files (:func:`exactalign.io.drs.read_drs_file`), their
+    ill-formed DRSs handled as Counter's ``-ill`` (``error``: an :class:`InputError` naming
+    the first; ``dummy``, ``spar``: replaced; ``score``: kept) by the referee, with Counter's
+    signature (``signature=False``: Counter without ``-g``, operators typed by their form and
+    no operator over boxes). The other flags are Counter's ``-ic``, ``-dse``, ``-dr``,
+    ``-dc``."""
+    from ..io.drs import read_drs_file
+
+    if ill not in ("error", "dummy", "spar", "score"):
+        raise ValueError(f"unknown -ill mode {ill!r}")
+    sides, ill_counts, lines = [], {}, []
+    for path, side in ((pred_path, "prod"), (gold_path, "gold")):
+        drss = read_drs_file(path)
+        n_ill = 0
+        if ill != "score":  # -ill score: no judgement, every DRS scored as it is
+            from ..io.drs_referee import SIGNATURE, replace_ill
+
+            drss, n_ill = replace_ill(drss, ill, signature=SIGNATURE if signature else None,
+                                      side=side)
+        ill_counts["pred" if side == "prod" else "gold"] = n_ill
+        if not drss:
+            raise InputError("no DRS in the file (Counter prints 'Both DRSs empty' or scores "
+                             "nothing)", path=str(path))
+        for d in drss:
+            for clause, line in zip(d.clauses, d.lines, strict=True):
+                if len(clause) < 3:
+                    raise InputError(f"DRS {d.index + 1}: a clause of {len(clause)} "
+                                     "field(s): not even -ill score can score it",
+                                     path=str(path), line=line or None)
+        sides.append([d.clauses for d in drss])
+        lines.append([d.line for d in drss])
+    options = (SIGNATURE_OPTIONS if signature else DEFAULT_OPTIONS)._replace(
+        include_ref=include_ref, default_sense=default_sense, default_role=default_role,
+        default_concept=default_concept)
+    warnings = [f"{n} ill-formed DRS{'s' if n != 1 else ''} in {path} replaced by "
+                f"{'a dummy' if ill == 'dummy' else 'the SPAR'} DRS"
+                for path, n in ((pred_path, ill_counts["pred"]), (gold_path, ill_counts["gold"]))
+                if n and ill in ("dummy", "spar")]
+    warnings += [f"{n} ill-formed DRS{'s' if n != 1 else ''} in {path} scored anyway "
+                 "(unofficial, as Counter's -ill score)"
+                 for path, n in ((pred_path, ill_counts["pred"]),
+                                 (gold_path, ill_counts["gold"])) if n and ill == "score"]
+    return score_drss(sides[0], sides[1], options=options, sense_map=sense_map, lines=lines,
+                      paths=(str(pred_path), str(gold_path)), ill_mode=ill, ill=ill_counts,
+                      warnings=warnings, **kwargs)
+

@@ -1,0 +1,364 @@
+"""DRS parsing: how far Counter's hill-climbing (the official PMB scorer) falls below the proven
+optimum of its own objective, with its default 20 restarts and with fewer, with and without its
+smart concept mapping; and whether the published scores are the optimum.
+
+Data: every system output of the pilot's ``drs/systems/`` (PMB 2.1.0, 2.2.0 dev and test, 3.0.0
+dev; the Neural_DRS runs, Boxer, SPAR, ...) against its gold file, read and judged as Counter's
+official setting does (``-g clf_signature.yaml``, ``-ill dummy``; concepts normalised to WordNet
+3.0 synsets when the sense map is fetched, column ``wordnet``). Without pilot data:
+``synthetic_pairs`` random DRSs (:func:`synthetic_drs`) against seeded perturbations of them,
+scored as they are (not judged by the referee: as Counter's ``-ill score``).
+
+One row per (file, ``restarts``, ``smart``): the file's DRS pairs, Counter's produced and gold
+clauses, the clauses matched under the proven optimum (``exact``, per pair
+:func:`~exactalign.metrics.drs.counter_instance` solved by the latent package's exact path) and
+under Counter's hill-climbing reproduced call for call
+(:func:`~exactalign.metrics.drs_counter.counter_match`), the pairs where it is below, the clauses
+it misses, Counter's corpus F of each (``compute_f``, 4 digits) and the gap in F1 points, the
+largest gap of one pair, Counter's published F of the run where ``eval.txt`` has it (and the
+whole file is scored), times.
+
+Invariants (:class:`~experiments.runner.ExperimentError`): Counter's mapping never above the
+optimum on any pair; every pair proven (within ``exact_time_limit``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+
+from exactalign.data import resolve_data_dir
+from exactalign.metrics.drs import SIGNATURE_OPTIONS, counter_drs, counter_f, counter_instance
+from exactalign.metrics.drs_counter import counter_match
+
+from . import plot
+from .runner import ExperimentError, parallel_map
+
+NAME = "drs_gap"
+DESCRIPTION = ("DRS parsing (PMB): Counter's hill-climbing (-r 1/2/5/20, smart mapping or not) "
+               "vs the proven optimum of its objective on every pilot system output; the "
+               "published scores.")
+DATA_SOURCE = ("pilot drs/ (gold files and system outputs of PMB 2.1.0-3.0.0) when present, "
+               "else synthetic DRS pairs")
+DATA_READS = ("drs",)
+SEEDING = ("Counter's hill-climbing on file f with r restarts and smart s: "
+           "random.Random(f'{seed}/{f}/{r}/{s}') over the file's pairs in order; synthetic "
+           "pair k: random.Random(f'{seed}/synthetic/{k}')")
+
+FULL = {"seed": 0, "restarts": [1, 2, 5, 20], "smart": [True, False], "files": None,
+        "max_pairs": None, "synthetic_pairs": 300, "exact_time_limit": 600.0}
+QUICK = {**FULL, "restarts": [1, 20], "smart": [True],
+         "files": ["pmb-3.0.0/en/dev/bert_only/output1.txt", "pmb-2.1.0/dev/boxer.txt"],
+         "max_pairs": 120, "synthetic_pairs": 40}
+
+COLUMNS = ("release", "split", "system", "file", "restarts", "smart", "wordnet", "pairs",
+           "ill_pred", "ill_gold", "produced", "gold", "exact", "counter", "proven", "below",
+           "short", "exact_f1", "counter_f1", "gap_f1", "pair_gap_max", "published_f1",
+           "exact_s", "counter_s", "error")
+
+SYSTEMS = "systems"
+GOLD = {("pmb-2.1.0", "dev"): "gold/pmb-2.1.0/dev.txt", ("pmb-2.2.0", "dev"): "gold/pmb-2.2.0/dev.txt",
+        ("pmb-2.2.0", "test"): "gold/pmb-2.2.0/test.txt",
+        ("pmb-3.0.0", "dev"): "gold/pmb-3.0.0/dev.txt"}
+
+
+# ------------------------------------------------------------------------------------------
+# synthetic DRSs (no pilot data)
+# ------------------------------------------------------------------------------------------
+CONCEPTS = ("dog", "cat", "man", "woman", "house", "eat", "see", "give", "red", "old")
+ROLES = ("Agent", "Theme", "Patient", "Recipient", "Attribute", "Time")
+
+
+def synthetic_drs(rng: random.Random) -> list:
+    """A random DRS: one to three boxes linked by ``NOT``/``PRESUPPOSITION``, two to seven
+    referents each introduced (``REF``) with a concept, roles between them, some names and
+    symmetric ``EQU``/``NEQ`` clauses."""
+    nb, nx = rng.randint(1, 3), rng.randint(2, 7)
+    boxes = [f"b{i}" for i in range(1, nb + 1)]
+    refs = [f"x{i}" for i in range(1, nx + 1)]
+    out = [[boxes[i - 1], rng.choice(["NOT", "PRESUPPOSITION"]), boxes[i]] for i in range(1, nb)]
+    home = {x: rng.choice(boxes) for x in refs}
+    for x in refs:
+        out.append([home[x], "REF", x])
+        out.append([home[x], rng.choice(CONCEPTS), f'"{rng.choice("nva")}.0{rng.randint(1, 3)}"',
+                    x])
+    for _ in range(rng.randint(1, nx + 2)):
+        a, b = rng.sample(refs, 2)
+        out.append([home[a], rng.choice(ROLES), a, b])
+    for x in refs:
+        if rng.random() < 0.2:
+            out.append([home[x], "Name", x, f'"{rng.choice(["tom", "ann", "paris"])}"'])
+    if nx > 2 and rng.random() < 0.4:
+        a, b = rng.sample(refs, 2)
+        out.append([home[a], rng.choice(["EQU", "NEQ"]), a, b])
+    return out
+
+
+def perturbed(drs: list, rng: random.Random, rate: float = 0.2) -> list:
+    """A parser-like copy of ``drs``: each clause dropped, or its concept, sense or role
+    changed, at ``rate``; a spurious role added; every variable renamed."""
+    out = []
+    for c in drs:
+        c = list(c)
+        u = rng.random()
+        if u < rate / 3:
+            continue
+        if u < 2 * rate / 3 and len(c) == 4 and c[1] in CONCEPTS:
+            c[1] = rng.choice(CONCEPTS)
+        elif u < rate and len(c) == 4 and c[1] in ROLES:
+            c[1] = rng.choice(ROLES)
+        elif u < rate and len(c) == 4 and c[1] in CONCEPTS:
+            c[2] = f'"n.0{rng.randint(1, 3)}"'
+        out.append(c)
+    refs = sorted({f for c in drs for f in c[2:] if f.startswith("x")})
+    if len(refs) > 1 and rng.random() < rate:
+        a, b = rng.sample(refs, 2)
+        out.append([drs[0][0], rng.choice(ROLES), a, b])
+    names = sorted({f for c in out for f in (c[0], *c[2:]) if f[:1] in "bx" and f[1:].isdigit()})
+    new = names[:]
+    rng.shuffle(new)
+    ren = {a: ("p" + b) for a, b in zip(names, new, strict=True)}
+    return [[ren.get(f, f) if k != 1 else f for k, f in enumerate(c)] for c in out]
+
+
+# ------------------------------------------------------------------------------------------
+# the files and a unit's rows
+# ------------------------------------------------------------------------------------------
+def _where(rel: str) -> tuple[str, str, str]:
+    """(release, split, system) of a system file's path under ``systems/``."""
+    parts = rel.split("/")
+    release = parts[0]
+    split = "test" if "test" in parts[1:-1] else "dev"
+    rest = [p for p in parts[1:] if p not in ("en", "dev", "test")]
+    return release, split, "/".join(rest)
+
+
+def system_files(drs: Path) -> list[str]:
+    """Every system output under ``drs/systems`` (``*.txt`` but ``eval.txt``, and Marian's
+    ``*.seq.drs.res``) whose gold file is there, relative to ``systems/``, in path order."""
+    root = drs / SYSTEMS
+    out = []
+    for p in sorted(root.rglob("*")):
+        if not p.is_file() or p.name == "eval.txt":
+            continue
+        if not (p.suffix == ".txt" or p.name.endswith(".drs.res")):
+            continue
+        rel = p.relative_to(root).as_posix()
+        release, split, _ = _where(rel)
+        if (drs / GOLD.get((release, split), "-")).is_file():
+            out.append(rel)
+    return out
+
+
+def published_f1(drs: Path, rel: str) -> float | None:
+    """Counter's published F of a run ``outputN.txt`` from its folder's ``eval.txt``."""
+    p = drs / SYSTEMS / rel
+    ev = p.parent / "eval.txt"
+    stem = p.name.split(".")[0]
+    if not ev.is_file() or not stem.startswith("output") or not stem[6:].isdigit():
+        return None
+    kind = None
+    for line in ev.read_text().splitlines():
+        if line.startswith("For score-type:"):
+            kind = line.split(":", 1)[1].strip()
+        elif line.startswith("All scores:") and kind == "F-score":
+            scores = [float(x) for x in line.split(":", 1)[1].split(",")]
+            n = int(stem[6:])
+            return scores[n - 1] if n <= len(scores) else None
+    return None
+
+
+def _pairs(unit: dict):
+    """The unit's DRS pairs as clause lists, with the ill-formed counts."""
+    from exactalign.io.drs import read_drs_file
+    from exactalign.io.drs_referee import replace_ill
+
+    cfg = unit["config"]
+    if unit["file"] == "synthetic":
+        gold, pred = [], []
+        for k in range(cfg["synthetic_pairs"]):
+            rng = random.Random(f"{cfg['seed']}/synthetic/{k}")
+            g = synthetic_drs(rng)
+            gold.append(g)
+            pred.append(perturbed(g, rng))
+        return pred, gold, 0, 0
+    drs = resolve_data_dir().path / "drs"
+    release, split, _ = _where(unit["file"])
+    p, ip = replace_ill(read_drs_file(drs / SYSTEMS / unit["file"]), "dummy", side="prod")
+    g, ig = replace_ill(read_drs_file(drs / GOLD[(release, split)]), "dummy", side="gold")
+    if len(p) != len(g):
+        raise ValueError(f"{len(p)} DRSs against {len(g)} gold ones")
+    n = cfg["max_pairs"] or len(p)
+    return [d.clauses for d in p[:n]], [d.clauses for d in g[:n]], ip, ig
+
+
+def _unit(unit: dict) -> list[dict]:
+    from exactalign.core.solve import SolveOptions
+    from exactalign.data.wordnet import load_sense_map
+    from exactalign.problems import latent
+
+    cfg = unit["config"]
+    pred, gold, ip, ig = _pairs(unit)
+    whole = cfg["max_pairs"] is None or len(pred) < cfg["max_pairs"]
+    senses = load_sense_map() if unit["file"] != "synthetic" else None
+    t0 = time.perf_counter()
+    sides = [(counter_drs(a, SIGNATURE_OPTIONS, senses), counter_drs(b, SIGNATURE_OPTIONS,
+                                                                     senses))
+             for a, b in zip(pred, gold, strict=True)]
+    res = latent.solve_exact_many([counter_instance(a, b) for a, b in sides],
+                                  options=SolveOptions(time_limit=cfg["exact_time_limit"]))
+    t_exact = time.perf_counter() - t0
+    proven = sum(1 for r in res if r.proven_optimal)
+    if proven < len(res):
+        raise ExperimentError(f"{unit['file']}: {len(res) - proven} pairs not proven optimal")
+    ex = [int(r.objective) for r in res]
+    prod = sum(a.n_clauses for a, _ in sides)
+    gl = sum(b.n_clauses for _, b in sides)
+    if unit["file"] == "synthetic":
+        release, split, system = "synthetic", "-", "perturbed"
+        pub = None
+    else:
+        release, split, system = _where(unit["file"])
+        pub = published_f1(resolve_data_dir().path / "drs", unit["file"]) if whole else None
+    out = []
+    for smart in cfg["smart"]:
+        for r in cfg["restarts"]:
+            rng = random.Random(f"{cfg['seed']}/{unit['file']}/{r}/{smart}")
+            t0 = time.perf_counter()
+            got = [counter_match(a, b, rng, r, smart).matched for a, b in sides]
+            t_c = time.perf_counter() - t0
+            for n, (e, c) in enumerate(zip(ex, got, strict=True)):
+                if c > e:
+                    raise ExperimentError(f"{unit['file']} pair {n + 1}: Counter's mapping "
+                                          f"matches {c} clauses, above the optimum {e}")
+            gaps = [counter_f(e, a.n_clauses, b.n_clauses)[2]
+                    - counter_f(c, a.n_clauses, b.n_clauses)[2]
+                    for e, c, (a, b) in zip(ex, got, sides, strict=True)]
+            fe, fc = counter_f(sum(ex), prod, gl)[2], counter_f(sum(got), prod, gl)[2]
+            out.append({"release": release, "split": split, "system": system,
+                        "file": unit["file"], "restarts": r, "smart": smart,
+                        "wordnet": senses is not None, "pairs": len(sides), "ill_pred": ip,
+                        "ill_gold": ig, "produced": prod, "gold": gl, "exact": sum(ex),
+                        "counter": sum(got), "proven": proven,
+                        "below": sum(1 for e, c in zip(ex, got, strict=True) if c < e),
+                        "short": sum(ex) - sum(got), "exact_f1": fe, "counter_f1": fc,
+                        "gap_f1": 100 * (fe - fc), "pair_gap_max": 100 * max(gaps, default=0),
+                        "published_f1": pub, "exact_s": t_exact, "counter_s": t_c})
+    return out
+
+
+def units(config: dict) -> list[dict]:
+    d = resolve_data_dir()
+    drs = None if not d.available else d.path / "drs"
+    if drs is None or not (drs / SYSTEMS).is_dir():
+        return [{"file": "synthetic", "config": config}]
+    files = system_files(drs)
+    if config["files"] is not None:
+        files = [f for f in files if f in config["files"]]
+    return [{"file": f, "config": config} for f in files]
+
+
+def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
+    per_unit = parallel_map(_unit, units(config), jobs=jobs, desc=NAME, quiet=quiet,
+                            cells=lambda u: {"file": u["file"]})
+    return [{c: r.get(c) for c in COLUMNS} for u in per_unit for r in u]
+
+
+# ------------------------------------------------------------------------------------------
+# summary, headline, figures (from the CSV rows only)
+# ------------------------------------------------------------------------------------------
+def _settings(rows):
+    out: dict = {}
+    for r in rows:
+        out.setdefault((bool(r["smart"]), int(r["restarts"])), []).append(r)
+    return dict(sorted(out.items(), key=lambda kv: (not kv[0][0], kv[0][1])))
+
+
+def summary(rows: list[dict]) -> str:
+    out = ["Counter's hill-climbing against the proven optimum of its objective, per setting "
+           "(smart concept mapping or random starts only, restarts), over every file: DRS "
+           "pairs where it ends below the optimum, clauses it misses, the corpus F gap per "
+           "file (mean, max, F1 points) and the largest gap of one pair.", "",
+           "| smart | restarts | files | pairs | below | clauses short | file gap mean | "
+           "file gap max | pair gap max | proven |", "|---|---:|" + "---:|" * 8]
+    for (smart, r), sel in _settings(rows).items():
+        out.append(f"| {'yes' if smart else 'no'} | {r} | {len(sel)} | "
+                   f"{sum(x['pairs'] for x in sel)} | {sum(x['below'] for x in sel)} | "
+                   f"{sum(x['short'] for x in sel)} | "
+                   f"{np.mean([x['gap_f1'] for x in sel]):.4f} | "
+                   f"{max(x['gap_f1'] for x in sel):.4f} | "
+                   f"{max(x['pair_gap_max'] for x in sel):.2f} | "
+                   f"{sum(x['proven'] for x in sel)}/{sum(x['pairs'] for x in sel)} |")
+    if any(x["release"] == "synthetic" for x in rows):
+        out += ["", "No pilot data: synthetic DRS pairs (random DRSs against seeded "
+                "perturbations of them), not the PMB system outputs."]
+    pub = [x for x in rows if x["published_f1"] is not None and bool(x["smart"])
+           and int(x["restarts"]) == 20]
+    if pub:
+        same = [x for x in pub if abs(x["exact_f1"] - x["published_f1"]) < 5e-5]
+        lines = [f"{x['release']} {x['split']} {x['system']}: {x['published_f1']:.4f} "
+                 f"published, {x['exact_f1']:.4f} exact" for x in pub if x not in same]
+        out += ["", f"Counter's published F (eval.txt) equals the proven optimum on {len(same)} "
+                f"of {len(pub)} runs" + (" (WordNet map fetched)" if all(
+                    x["wordnet"] for x in pub) else " (no WordNet map: concepts as written)")
+                + (": differs on " + "; ".join(lines) if lines else ".")]
+    return "\n".join(out)
+
+
+def headline(rows: list[dict], meta: dict | None = None) -> dict:
+    from .runner.summary import headline_record
+
+    main = [r for r in rows if bool(r["smart"]) and int(r["restarts"]) == 20]
+    pairs = sum(r["pairs"] for r in main)
+    below = sum(r["below"] for r in main)
+    gaps = [r["gap_f1"] for r in main if r["gap_f1"] > 0]
+    few = [r for r in rows if bool(r["smart"]) and int(r["restarts"]) == 1]
+    finding = (f"Counter's hill-climbing (-r 20) is below the proven optimum on {below} of "
+               f"{pairs} DRS pairs over {len(main)} files")
+    if few:
+        finding += (f"; with the smart mapping alone (-r 1) on {sum(r['below'] for r in few)} "
+                    f"pairs, {sum(r['short'] for r in few)} clauses")
+    return headline_record("Counter's hill-climbing (-r 20)", finding + ".", unit="DRS pairs",
+                           instances=pairs, below=below,
+                           gap_mean=float(np.mean(gaps)) if gaps else None,
+                           gap_max=max(gaps, default=0.0), gap_unit="F1 points (file)")
+
+
+FIGURES = ("below_vs_restarts.png",)
+
+
+def figures(csv_path: Path, out_dir: Path) -> list[Path]:
+    """``below_vs_restarts``: the share of DRS pairs where Counter's mapping ends below the
+    optimum, and the clauses it misses per 1,000 gold clauses, against the restarts, with and
+    without the smart mapping."""
+    from .runner import completed_rows
+
+    plt = plot.pyplot()
+    rows = completed_rows(csv_path)
+    fig, axes = plot.panels(plt, 2, ncols=2, height=2.4)
+    for k, smart in enumerate((True, False)):
+        sel = [r for r in rows if bool(r["smart"]) == smart]
+        rs = sorted({int(r["restarts"]) for r in sel})
+        if not rs:
+            continue
+        share, short = [], []
+        for r in rs:
+            s = [x for x in sel if int(x["restarts"]) == r]
+            pairs = sum(x["pairs"] for x in s)
+            share.append(100 * sum(x["below"] for x in s) / pairs if pairs else np.nan)
+            gold = sum(x["gold"] for x in s)
+            short.append(1000 * sum(x["short"] for x in s) / gold if gold else np.nan)
+        st = plot.series_style(k)
+        label = "smart mapping first" if smart else "random starts only"
+        axes[0].plot(rs, share, label=label, **st)
+        axes[1].plot(rs, short, label=label, **st)
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_xlabel("restarts (-r)")
+    axes[0].set_ylabel("pairs below the optimum [%]")
+    axes[1].set_ylabel("clauses missed per 1,000 gold")
+    axes[0].legend()
+    return [plot.save(fig, Path(out_dir) / FIGURES[0])]
