@@ -644,8 +644,11 @@ def _place_extras(root: Path, *, short: str | None = None) -> None:
 
 
 def test_extra_root_is_the_data_directory_then_the_cache(tmp_path, monkeypatch):
-    from exactalign.data import extra_root
+    from exactalign.data import extra_root, view
 
+    # the lookup, not the view of ../shared/pilot's derived files: with a fresh cache that view
+    # would run their recipes first (the AMR reference climbs, about a minute; tested apart)
+    monkeypatch.setattr(view, "current", lambda path, source, cache: (path, (), ()))
     cache = tmp_path / "cache"
     _place_extras(cache)
     env = {CACHE_VAR: str(cache)}
