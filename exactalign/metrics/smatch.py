@@ -146,8 +146,8 @@ def instance_of(test: AmrGraph, gold: AmrGraph, variant: str = "full",
     """The latent-variable matching instance of a (test, gold) pair under ``variant``: unary
     triples ``(("instance", concept), v)`` and ``((role, constant), v)`` with normalised keys,
     binary triples ``(role, v1, v2)``, instance triples first (smatch's pool order)."""
-    return LatentInstance.from_sides(side_of(test, variant, "left"),
-                                     side_of(gold, variant, "right"), allowed)
+    left, right = side_of(test, variant, "left"), side_of(gold, variant, "right")
+    return LatentInstance.from_sides(left, right, allowed)
 
 
 def side_of(g: AmrGraph, variant: str = "full", side: str = "left"):
@@ -326,9 +326,9 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
                 kept.append(d)
                 dups += [Duplicate(side, k, g.line, t, c) for t, c in found]
             pairs[k] = tuple(kept)
+    counts = [_counts(t, g, variant) for t, g in pairs]
     insts = [instance_of(t, g, variant, allowed=a) for (t, g), a in zip(pairs, allowed,
                                                                         strict=True)]
-    counts = [_counts(t, g, variant) for t, g in pairs]
     return _score_instances(insts, counts, pairs, dups, variant=variant, method=method,
                             restarts=restarts, seed=seed, time_limit=time_limit,
                             linking=linking, backend=backend, bnb_work=bnb_work, jobs=jobs)
@@ -479,8 +479,8 @@ def _exact_parallel(insts, jobs: int, **kwargs) -> list:
 def score_files(test_path, gold_path, **kwargs) -> CorpusScore:
     """:func:`score_pairs` on the graphs of two parallel files (``smatch -f TEST GOLD``);
     ``Duplicate.message(path)`` names the file of each duplicated triple."""
-    return score_pairs(read_pairs(test_path, gold_path), paths=(str(test_path), str(gold_path)),
-                       **kwargs)
+    pairs = read_pairs(test_path, gold_path)
+    return score_pairs(pairs, paths=(str(test_path), str(gold_path)), **kwargs)
 
 
 class SmatchScorer:
@@ -573,10 +573,10 @@ def matched_triples(test: AmrGraph, gold: AmrGraph, mapping, variant: str = "ful
     gold variable)``), as readable tuples with variable names."""
     from ..problems.latent.matches import matched_pairs
 
-    inst = instance_of(test, gold, variant)
-    un, bi = matched_pairs(inst, mapping)
     tu = _unary_triples(test, variant)
     gu = _unary_triples(gold, variant)
+    inst = instance_of(test, gold, variant)
+    un, bi = matched_pairs(inst, mapping)
     out = [(tu[i], gu[j]) for i, j in un]
     if variant != "concept-only":
         out += [(_named(test, test.relations[i]), _named(gold, gold.relations[j]))

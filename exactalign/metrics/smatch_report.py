@@ -89,14 +89,11 @@ class SmatchReport(NamedTuple):
 
 
 def _pair_row(p: smatch.PairScore, methods: tuple, details: bool, variant: str) -> PairRow:
+    scores = {m: p.scores(m) for m in methods}
+    matched = {m: p.result(m).objective for m in methods}
     rep = smatch.pair_report(p, variant) if details else None
-    scores, matched, solves = {}, {}, {}
-    for m in methods:
-        res = p.result(m)
-        scores[m] = p.scores(m)
-        matched[m] = res.objective
-        solves[m] = (res.to_dict() if rep is None
-                     else {k: v for k, v in rep[m].items() if k != "score"})
+    solves = {m: (p.result(m).to_dict() if rep is None
+                  else {k: v for k, v in rep[m].items() if k != "score"}) for m in methods}
     gap = None
     if p.exact is not None and p.hillclimb is not None:
         gap = {"triples": p.exact.objective - p.hillclimb.objective,
@@ -115,27 +112,27 @@ def report(corpus: smatch.CorpusScore, *, paths=(None, None), duplicates: str = 
     test, gold = paths
     pairs = corpus.pairs
     warnings = tuple(d.message(test if d.side == "test" else gold) for d in corpus.duplicates)
-    overall = {}
-    for m in corpus.methods:
-        matched, t, g = corpus.totals(m)
-        proven = sum(1 for x in pairs if x.exact is not None and x.exact.proven_optimal)
-        overall[m] = MethodSummary(corpus.scores(m), matched, t, g,
-                                   proven if m == "exact" else None, corpus.wall_time[m],
-                                   combine_results([x.result(m) for x in pairs], m).to_dict())
+    methods = corpus.methods
+    totals = {m: corpus.totals(m) for m in methods}  # (matched, test triples, gold triples)
+    scores = {m: corpus.scores(m) for m in methods}
+    proven = sum(1 for x in pairs if x.exact is not None and x.exact.proven_optimal)
     bound = bound_f1 = None
-    ex = overall.get("exact")
-    if ex is not None and ex.proven_pairs < len(pairs):  # the optimum lies between the two
+    if "exact" in methods and proven < len(pairs):  # the optimum lies between the two
         bound = sum(x.exact.bound for x in pairs)
-        bound_f1 = smatch.smatch_scores(bound, ex.test_triples, ex.gold_triples).f1
+        bound_f1 = smatch.smatch_scores(bound, *totals["exact"][1:]).f1
     stopped = (sum(1 for x in pairs if x.hillclimb.details.get("stopped"))
-               if "hillclimb" in overall else 0)
+               if "hillclimb" in methods else 0)
     below = short = points = None
-    if len(corpus.methods) > 1:
+    if len(methods) > 1:
         below = sum(1 for x in pairs if x.hillclimb.objective < x.exact.objective)
-        short = overall["exact"].matched - overall["hillclimb"].matched
-        points = 100 * (overall["exact"].score.f1 - overall["hillclimb"].score.f1)
-    table = (tuple(_pair_row(x, corpus.methods, details, corpus.variant) for x in pairs)
-             if rows else ())
+        short = totals["exact"][0] - totals["hillclimb"][0]
+        points = 100 * (scores["exact"].f1 - scores["hillclimb"].f1)
+    # what goes down to the solvers' layers last: the rows' matched triples, the solves
+    table = tuple(_pair_row(x, methods, details, corpus.variant) for x in pairs) if rows else ()
+    overall = {m: MethodSummary(scores[m], *totals[m], proven if m == "exact" else None,
+                                corpus.wall_time[m],
+                                combine_results([x.result(m) for x in pairs], m).to_dict())
+               for m in methods}
     return SmatchReport(test, gold, corpus.variant, duplicates, corpus.methods, warnings,
                         len(corpus.duplicates), overall, bound, bound_f1, stopped, below, short,
                         points, len(pairs), table, corpus)
