@@ -8,7 +8,13 @@ why, without the pilot files), and synthetic pairs that always run (random DRSs 
 perturbations of them, as ``experiments/drs_gap.py`` makes them). In the default suite these
 run once, as plain tests of agreement (every pair proven optimal, the replica never above the
 optimum on any pair, the corpus F in [0, 1], on the pilot the published F); timings are only
-measured with ``--benchmark-enable`` and never asserted."""
+measured with ``--benchmark-enable`` and never asserted.
+
+Measured by ``make bench`` on 2 cores shared with an experiments run (medians of 3 rounds,
+2026-12-04; two runs, which varied with the load): the pilot pair, exact 1.35-2.60 s, the
+replica 1.23-2.17 s (both including reading the files and the referee); synthetic (200 pairs),
+exact 0.27-0.41 s, the replica 0.36-0.67 s. The whole commands against Counter itself:
+``docs/metrics/drs.md``, Speed."""
 
 import random
 
@@ -82,6 +88,7 @@ def _check_exact(rep):
 @pytest.mark.parametrize("kind", ["pilot", "synthetic"])
 def test_bench_drs_exact(benchmark, kind):
     run = _score(kind, "exact")
+    benchmark.group = f"drs-{kind}"  # one table per input, the ratio between the two
     rep = benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=0)
     _check_exact(rep)
     if kind == "pilot":
@@ -92,6 +99,7 @@ def test_bench_drs_exact(benchmark, kind):
 @pytest.mark.parametrize("kind", ["pilot", "synthetic"])
 def test_bench_drs_counter_replica(benchmark, optimum, kind):
     run = _score(kind, "counter")
+    benchmark.group = f"drs-{kind}"  # one table per input, the ratio between the two
     rep = benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=0)
     ex = optimum(kind)
     assert len(rep.pairs) == len(ex.pairs)
