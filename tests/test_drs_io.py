@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from exactalign.core.errors import InputError
 from exactalign.data import resolve_data_dir
@@ -180,3 +182,22 @@ def test_pilot_every_file_reads_with_the_gold_count():
     bad = [(d.index, ln) for d in read_drs_file(odd)
            for c, ln in zip(d.clauses, d.lines, strict=True) if field_problem(c)]
     assert (5737 in [ln for _, ln in bad])
+
+
+_FIELD_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Zs", "Zl", "Zp", "Cc")),
+                      min_size=1, max_size=6)
+_CLAUSE = st.lists(_FIELD_TEXT, min_size=1, max_size=5).filter(
+    lambda c: not c[0].startswith("%") and all(f == "".join(f.split()) for f in c))
+
+
+@given(st.lists(st.lists(_CLAUSE, min_size=1, max_size=4), max_size=4))
+def test_writer_reader_round_trip_property(drss):
+    text = format_drs(drss)
+    assert [list(map(list, d.clauses)) for d in parse_drs(text)] == drss
+
+
+def test_writer_refuses_what_would_not_read_back():
+    for bad in ([("%b1", "REF", "x1")], [("b1", "", "x1")], [("b1", "new york", "x1")], [()]):
+        with pytest.raises(ValueError, match="cannot be written"):
+            format_drs([bad])
+    assert format_drs([[]]) == ""

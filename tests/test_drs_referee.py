@@ -194,3 +194,48 @@ def test_pilot_every_file_ill_counts_as_counter():
         ill_form += replace_ill(drss, "dummy", signature=None)[1]
     # Counter (get_clauses, -ill dummy, with and without -g clf_signature.yaml) on the same files
     assert (total, ill_sig, ill_form) == (56943, 1258, 1116)
+
+
+#: Hand-written DRSs with the verdict of Counter's own check_clf (with clf_signature.yaml).
+COUNTER_VERDICTS = [
+    # a referent of one disjunct used in the other: the referee induces the subordination
+    ('b1 DIS b2 b3\nb2 REF x1\nb2 dog "n.01" x1\nb3 REF e1\nb3 bark "v.01" e1\nb3 Agent e1 x1',
+     None),
+    ('b1 DUP b2 b3\nb2 REF x1\nb2 dog "n.01" x1\nb3 REF e1\nb3 bark "v.01" e1\nb3 Agent e1 x1',
+     None),
+    ('b1 REF x1\nb1 PRP x1 b2\nb2 REF e1\nb2 go "v.01" e1', None),
+    ('b1 PRP x1 b2\nb2 REF e1\nb2 go "v.01" e1', "unbound referents: x1"),
+    # two boxes and no relation between them: Counter's connectedness check does not apply
+    ('b1 REF x1\nb1 dog "n.01" x1\nb2 REF x2\nb2 cat "n.01" x2', None),
+    ("b1 REF x1\nb1 REF x2\nb1 AgentOf x1 x2", None),
+    ("b1 REF x1\nb1 REF x2\nb1 AGENTOf x1 x2", "unknown operator, role or concept 'AGENTOf'"),
+    ('b1 REF x1\nb1 PartOf "speaker" x1', None),
+    ('b1 REF x1\nb1 Name x1 "tom"\nb1 Name "tom" x1', "x1 stands where a constant"),
+    ('b1 REF x1\nb1 minute "n.01" x1', None),
+    ('b1 REF x1\nb1 CONTINUATION "b2"', '"b2" stands where a box must'),
+    ("b1 REF x1\nb1 PRESUPPOSITION b2\nb2 PRESUPPOSITION b1", "loop through b1"),
+    # Counter's connectivity rule: b3 (over b2, by x1) comes over b1, which introduces y1
+    ('b1 NOT b2\nb3 REF x1\nb2 REF e1\nb2 go "v.01" e1\nb2 Agent e1 x1\nb1 REF y1\n'
+     "b3 Theme y1 x1", None),
+]
+
+
+@pytest.mark.parametrize("text, words", COUNTER_VERDICTS)
+def test_hand_written_verdicts_of_counter(text, words):
+    problems = one(text)
+    if words is None:
+        assert problems == []
+    else:
+        assert problems and words in problems[0]
+
+
+def test_a_long_chain_of_boxes_is_quick():
+    import time
+
+    n = 200
+    text = "b0 REF x0\n" + "\n".join(f"b{i} NOT b{i + 1}\nb{i + 1} REF x{i + 1}\n"
+                                      f"b{i + 1} Agent x{i + 1} x0" for i in range(n))
+    start = time.perf_counter()
+    assert one(text) == []
+    assert one(text + "\nb200 NOT b0") != []  # closing the chain makes a loop
+    assert time.perf_counter() - start < 5

@@ -110,3 +110,24 @@ def test_the_real_map_when_cached():
     assert senses["automobile.n.01"] == "car.n.01" and senses["big.a.02"] == "big.s.02"
     assert senses["able.a.02"] == "able.s.02" and senses["carry.v.01"] == "transport.v.02"
     assert wn.normalise_concept("automobile", '"n.01"', senses) == ("car", '"n.01"')
+
+
+def test_module_entry_point(tmp_path, capsys):
+    archive, sha = _archive(tmp_path)
+    dest = tmp_path / "m.json"
+    wn.fetch_sense_map(dest, url=archive.as_uri(), sha256=sha)
+    assert wn.main([str(dest)]) == 0  # already there: nothing downloaded
+    assert f"({len(EXPECTED)} keys): {dest}" in capsys.readouterr().out
+    (tmp_path / "file").write_text("")
+    assert wn.main([str(tmp_path / "file" / "m.json")]) == 2  # no folder there: no download
+    assert capsys.readouterr().err.startswith("exactalign: error: cannot download")
+
+
+def test_a_damaged_map_is_built_again(tmp_path):
+    archive, sha = _archive(tmp_path)
+    dest = tmp_path / "m.json"
+    dest.write_text("{")
+    with pytest.raises(InputError, match="not a sense map"):
+        wn.load_sense_map(dest)
+    wn.fetch_sense_map(dest, url=archive.as_uri(), sha256=sha)
+    assert wn.load_sense_map(dest) == EXPECTED

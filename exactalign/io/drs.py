@@ -161,9 +161,13 @@ def read_drs_file(path, *, strict: bool = False) -> list[Drs]:
 def format_drs(drss, *, comments: bool = True) -> str:
     """The clause-format text of ``drss`` (:class:`Drs` objects, or sequences of clauses):
     fields joined by one space, DRSs separated by a blank line; with ``comments`` a
-    :class:`Drs`'s comment lines before it and its trailing comments after its clauses."""
+    :class:`Drs`'s comment lines before it and its trailing comments after its clauses. A DRS
+    without clauses is left out (it would not read back); a clause that cannot be written as
+    it is raises :class:`ValueError`."""
     blocks = []
     for d in drss:
+        if not len(d):
+            continue
         rows = []
         if isinstance(d, Drs):
             if comments:
@@ -179,7 +183,13 @@ def format_drs(drss, *, comments: bool = True) -> str:
 
 def _join(clause) -> str:
     """A clause's line: fields joined by a space, but by a tab before a field that starts with
-    ``%`` (after a space it would start a comment)."""
+    ``%`` (after a space it would start a comment). A clause that cannot be read back as
+    written -- no field, an empty field or one with whitespace, a first field starting with
+    ``%`` (a comment line) -- is a :class:`ValueError`."""
+    if not clause or clause[0].startswith("%") or any(
+            not f or f != "".join(f.split()) for f in clause):
+        raise ValueError(f"clause {clause!r} cannot be written in clause format (fields are "
+                         "non-empty, without whitespace, and the first does not start with %)")
     return "".join(("\t" if f.startswith("%") else " ") + f if i else f
                    for i, f in enumerate(clause))
 

@@ -210,20 +210,19 @@ _NAMES = {"b": "box", "x": "discourse referent", "c": "constant", "t": "term"}
 
 
 def _closure(rel: set) -> set:
-    """Transitive closure of a set of pairs."""
-    succ: dict = {}
+    """Transitive closure of a set of pairs (Warshall's algorithm over rows as bit sets)."""
+    nodes = sorted({a for pair in rel for a in pair})
+    at = {b: i for i, b in enumerate(nodes)}
+    reach = [0] * len(nodes)
     for a, b in rel:
-        succ.setdefault(a, set()).add(b)
-    out = set()
-    for a in succ:
-        seen, todo = set(), list(succ[a])
-        while todo:
-            b = todo.pop()
-            if b not in seen:
-                seen.add(b)
-                todo.extend(succ.get(b, ()))
-        out.update((a, b) for b in seen)
-    return out
+        reach[at[a]] |= 1 << at[b]
+    for k in range(len(reach)):
+        bit, row = 1 << k, reach[k]
+        for i, r in enumerate(reach):
+            if r & bit:
+                reach[i] = r | row
+    return {(nodes[i], nodes[j]) for i, r in enumerate(reach)
+            for j, c in enumerate(reversed(bin(r))) if c == "1"}
 
 
 def _structure_problem(typed, types) -> tuple[str, int] | None:
@@ -262,16 +261,19 @@ def _structure_problem(typed, types) -> tuple[str, int] | None:
     for b2, used in uses.items():
         for x in used - refs.get(b2, set()):
             rel.update((b1, b2) for b1, r in refs.items() if b1 != b2 and x in r)
-    while True:
+    while True:  # pairs are only ever added: a loop found on the way stays
         before = rel
         rel = _closure(rel)
-        rel = rel | {(b, b0) for b0, b1 in direct for b, b3 in rel
-                     if b3 == b1 and b != b0 and (b0, b) not in rel}
+        above: dict = {}  # box -> the boxes over it
+        for a, b in rel:
+            above.setdefault(b, set()).add(a)
+        rel = rel | {(b, b0) for b0, b1 in direct for b in above.get(b1, ())
+                     if b != b0 and (b0, b) not in rel}
+        loops = sorted(a for a, b in rel if a == b)
+        if loops:
+            return f"the subordination of boxes has a loop through {loops[0]}", -1
         if rel == before:
             break
-    loops = sorted(a for a, b in rel if a == b)
-    if loops:
-        return f"the subordination of boxes has a loop through {loops[0]}", -1
     if rel:
         seen, todo = set(), [min(boxes)]
         near: dict = {}
@@ -286,8 +288,11 @@ def _structure_problem(typed, types) -> tuple[str, int] | None:
         if boxes - seen:
             return (f"boxes {', '.join(sorted(boxes - seen))} are not connected with "
                     f"{', '.join(sorted(seen))}"), -1
+    above = {}
+    for b1, b2 in rel:
+        above.setdefault(b2, set()).add(b1)
     unbound = sorted(x for b, used in uses.items() for x in used - refs.get(b, set())
-                     if not any(b2 == b and x in refs.get(b1, ()) for b1, b2 in rel))
+                     if not any(x in refs.get(b1, ()) for b1 in above.get(b, ())))
     if unbound:
         return f"unbound referents: {', '.join(dict.fromkeys(unbound))}", -1
     return None
