@@ -107,7 +107,11 @@ class DrsReport(NamedTuple):
         return None if any(b is None for b in bounds) else sum(bounds)
 
     def below(self) -> int:
-        """Pairs where Counter's mapping matches fewer clauses than the optimum."""
+        """Pairs where Counter's mapping matches fewer clauses than the optimum (both methods
+        run, else ``ValueError``)."""
+        if len(self.methods) < 2:
+            raise ValueError("below() compares both methods; this report ran only "
+                             + self.methods[0])
         return sum(1 for p in self.pairs if p.counter.matched < p.exact.objective)
 
     def run_scores(self) -> list:
