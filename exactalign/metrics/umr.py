@@ -52,6 +52,7 @@ from typing import NamedTuple
 
 from ..core.errors import InputError
 from ..problems.latent.instance import LatentInstance, LatentSide
+from .aggregation import PRECISION_FIRST, prf_dict
 
 _SENSE = re.compile(r"-[0-9]{2}")
 _UMR_VAR = re.compile(r"s[0-9]+[a-z]+[0-9]*")
@@ -400,6 +401,31 @@ class UmrReport(NamedTuple):
     lr: dict = {}
     #: the sums behind :attr:`lr`: (precision score, test count, recall score, gold count)
     lr_counts: dict = {}
+    #: what the command shows, built once by :func:`report` (the command only formats it):
+    #: the methods shown (``ancast`` left out when AnCast failed)
+    shown: tuple = ()
+    #: per method shown, its micro P/R/F with ``counts`` (``matched``, ``test_triples``,
+    #: ``gold_triples``); per LR score, ``lr/METHOD``: its P/R/F (the JSON ``overall``)
+    overall: dict = {}
+    #: per exact method shown, the units proven optimal
+    proven_units: dict = {}
+    #: per exact method shown, the F of the summed bounds when some unit is not proven
+    bound_f1: dict = {}
+    #: AnCast's printed numbers as P/R/F objects (``sent``; ``modal``, ``temporal``,
+    #: ``coref``, ``comp``: F only)
+    printed: dict = {}
+    #: with ``exact`` and ``ancast`` shown: the units where AnCast's mapping is below the
+    #: optimum, the triples it misses and the F1 points it loses (else ``None``)
+    below_units: int | None = None
+    short: float | None = None
+    f1_points: float | None = None
+    #: the variables AnCast counted twice: their sum, and the units where it did
+    twice: tuple = (0, 0)
+    #: per exact method shown, the corpus solve (the units' results combined)
+    solves: dict = {}
+    #: one row per unit: ``id``, ``scores`` per method, ``line``, ``solves``,
+    #: ``fixed_matches``, ``ancast_counted_twice``
+    documents: tuple = ()
 
     def totals(self, method: str) -> tuple[float, int, int]:
         """Summed (matched, test, gold) over the units (AnCast's micro average)."""
@@ -553,9 +579,77 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
     methods = {"exact": ("exact",), "ancast": ("ancast",), "both": ("exact", "ancast")}[method]
     if scope == "doc" and method != "ancast":
         methods = ("exact", "exact_sentence") + methods[1:]
-    return UmrReport(str(test_path), str(gold_path), scope, methods, units, printed, failure,
-                     times, warnings, {m: micro_f([c]) for m, c in lr_counts.items()},
-                     lr_counts)
+    return report(UmrReport(str(test_path), str(gold_path), scope, methods, units, printed,
+                            failure, times, warnings,
+                            {m: micro_f([c]) for m, c in lr_counts.items()}, lr_counts))
+
+
+def _prf(p, r, f, counts=None) -> dict:
+    out = prf_dict(r, p, f, PRECISION_FIRST)
+    if counts is not None:
+        out["counts"] = counts
+    return out
+
+
+def _counts(mt, t, g) -> dict:
+    return {"matched": mt, "test_triples": t, "gold_triples": g}
+
+
+def report(rep: UmrReport) -> UmrReport:
+    """``rep`` (its units scored) with what the command shows filled in (:class:`UmrReport`'s
+    fields from :attr:`~UmrReport.shown` on): the summaries first, then the units' rows and
+    the corpus solves."""
+    from ..core.result import combine_results
+
+    failed = rep.ancast_failure is not None
+    shown = tuple(m for m in rep.methods if not (m == "ancast" and failed))
+    exact = [m for m in shown if m != "ancast"]
+    n = len(rep.units)
+    overall = {}
+    for m in shown:
+        p, r, f = rep.scores(m)
+        overall[m] = _prf(p, r, f, _counts(*rep.totals(m)))
+    for m, (p, r, f) in rep.lr.items():
+        overall[f"lr/{m}"] = _prf(p, r, f)
+    proven = {m: rep.proven(m) for m in exact}
+    bound_f1 = {m: rep.bound_f(m) if proven[m] < n else None for m in exact}
+    printed = {}
+    if rep.ancast_printed:
+        ps, rs, fs = rep.ancast_printed["sent"]
+        printed["sent"] = _prf(ps, rs, fs)
+        for key in ("modal", "temporal", "coref", "comp"):
+            if key in rep.ancast_printed:
+                printed[key] = _prf(None, None, rep.ancast_printed[key])
+    below = short = points = None
+    if "exact" in shown and "ancast" in shown:
+        below = rep.below()
+        short = rep.totals("exact")[0] - rep.totals("ancast")[0]
+        points = 100 * (rep.scores("exact")[2] - rep.scores("ancast")[2])
+    twice = [u.ancast_twice for u in rep.units if u.ancast_twice]
+    cells = []
+    for u in rep.units:
+        scores = {}
+        for m in shown:
+            mt = u.matched(m)
+            if mt is not None:
+                p, r, f = f_score(mt, u.test_size, u.gold_size)
+                scores[m] = _prf(p, r, f, _counts(mt, u.test_size, u.gold_size))
+        cells.append(scores)
+    # what goes down to the solvers' layer last: the units' and the corpus's solves
+    docs = []
+    for u, scores in zip(rep.units, cells, strict=True):
+        usolves = {}
+        for m in scores:
+            res = u.exact if m == "exact" else u.exact_sentence if m != "ancast" else None
+            if res is not None:
+                usolves[m] = res.to_dict()
+        docs.append({"id": u.index, "scores": scores, "line": u.line, "solves": usolves,
+                     "fixed_matches": u.fixed, "ancast_counted_twice": u.ancast_twice})
+    solves = {m: combine_results([u.exact if m == "exact" else u.exact_sentence
+                                  for u in rep.units], m).to_dict() for m in exact}
+    return rep._replace(shown=shown, overall=overall, proven_units=proven, bound_f1=bound_f1,
+                        printed=printed, below_units=below, short=short, f1_points=points,
+                        twice=(sum(twice), len(twice)), solves=solves, documents=tuple(docs))
 
 
 def lr_sums(instances, mappings) -> tuple[float, int, float, int]:
