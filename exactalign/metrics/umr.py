@@ -168,9 +168,10 @@ def side_of(tree, *, amr: bool = False, use_top: bool = True, offset: int = 0,
     return Side(tuple(order), tuple(keys), frozenset(triples), offset, tuple(names))
 
 
-def _latent_side(side: Side, n: int, extra=(), what: str = "left") -> tuple[LatentSide, int]:
-    """The latent side of ``side`` (variables ``0..n-1``): unary concept and attribute
-    triples, binary relation triples; and the count of ``None`` triples (matched by constant)."""
+def _side_lists(side: Side, extra=()) -> tuple[list, list, int, tuple]:
+    """The triples of ``side`` as a latent side holds them: unary concept and attribute
+    triples, binary relation triples; the count of ``None`` triples and the constant document
+    triples (both matched whatever the mapping)."""
     unary = [(("concept",) + tuple(side.concepts[k]), side.top + k)
              for k in range(len(side.concepts))] if side.concepts else []
     binary = []
@@ -200,7 +201,7 @@ def _latent_side(side: Side, n: int, extra=(), what: str = "left") -> tuple[Late
     unary = [u for u in unary if u[1] is not None]
     unary.sort(key=lambda u: (u[1], repr(u[0])))
     binary.sort(key=lambda b: (b[1], b[2], repr(b[0])))
-    return LatentSide(n, unary, binary, side=what), nones, tuple(sorted(c[0] for c in consts))
+    return unary, binary, nones, tuple(sorted(c[0] for c in consts))
 
 
 class PairInstance(NamedTuple):
@@ -215,27 +216,60 @@ class PairInstance(NamedTuple):
     gold: tuple
 
 
+class _Parts(NamedTuple):
+    """One unit before its instance: the test and gold Sides, each side's latent lists
+    (variables, unary, binary triples), the candidate pairs (``None``: all), ``T``, ``G`` and
+    the fixed matches (:class:`PairInstance`)."""
+
+    test: tuple
+    gold: tuple
+    left: tuple
+    right: tuple
+    allowed: frozenset | None
+    test_size: int
+    gold_size: int
+    fixed: int
+
+
 def _fixed(nones0, nones1, c0, c1) -> int:
     return min(1, nones0) * min(1, nones1) + len(set(c0) & set(c1))
 
 
+def _instance(parts: _Parts) -> PairInstance:
+    """The :class:`PairInstance` of ``parts``: the one step down to the latent layer."""
+    inst = LatentInstance.from_sides(LatentSide(*parts.left, side="left"),
+                                     LatentSide(*parts.right, side="right"), parts.allowed)
+    return PairInstance(inst, parts.test_size, parts.gold_size, parts.fixed, parts.test,
+                        parts.gold)
+
+
+def _sentence_parts(test_tree, gold_tree, *, amr=False, use_top=True) -> _Parts:
+    t = side_of(test_tree, amr=amr, use_top=use_top)
+    g = side_of(gold_tree, amr=amr, use_top=use_top)
+    lu, lb, n0, c0 = _side_lists(t)
+    ru, rb, n1, c1 = _side_lists(g)
+    return _Parts((t,), (g,), (len(t.variables), lu, lb), (len(g.variables), ru, rb), None,
+                  t.size, g.size, _fixed(n0, n1, c0, c1))
+
+
 def sentence_instance(test_tree, gold_tree, *, amr=False, use_top=True) -> PairInstance:
     """The instance of one sentence pair."""
-    return instance_of_sides(side_of(test_tree, amr=amr, use_top=use_top),
-                             gold_side(side_of(gold_tree, amr=amr, use_top=use_top)))
+    return _instance(_sentence_parts(test_tree, gold_tree, amr=amr, use_top=use_top))
 
 
 def gold_side(g: Side) -> tuple:
     """A gold sentence's half of :func:`instance_of_sides`, built (and checked) once."""
-    return (g, *_latent_side(g, len(g.variables), what="right"))
+    u, b, nones, consts = _side_lists(g)
+    return (g, LatentSide(len(g.variables), u, b, side="right"), nones, consts)
 
 
 def instance_of_sides(t: Side, gold: tuple) -> PairInstance:
     """The instance of a test :class:`Side` against a gold half (:func:`gold_side`)."""
     g, rt, n1, c1 = gold
-    lt, n0, c0 = _latent_side(t, len(t.variables), what="left")
-    return PairInstance(LatentInstance.from_sides(lt, rt), t.size, g.size,
-                        _fixed(n0, n1, c0, c1), (t,), (g,))
+    u, b, n0, c0 = _side_lists(t)
+    fixed = _fixed(n0, n1, c0, c1)
+    lt = LatentSide(len(t.variables), u, b, side="left")
+    return PairInstance(LatentInstance.from_sides(lt, rt), t.size, g.size, fixed, (t,), (g,))
 
 
 def _doc_triples(doc, names: dict) -> list:
@@ -256,16 +290,24 @@ def _doc_triples(doc, names: dict) -> list:
 def document_instance(test_doc, gold_doc, *, use_top=True, restrict: str = "none"
                       ) -> PairInstance:
     """One instance over every sentence of a document pair (module docstring); ``restrict=
-    "sentence"``: AnCast's candidate space (a variable maps only within its sentence)."""
+    "sentence"``: AnCast's candidate space (a variable maps only within its sentence). The
+    documents must hold as many sentences, each variable defined in one sentence
+    (:func:`~exactalign.io.umr.check_unique_variables`; an :class:`InputError` otherwise)."""
     if len(test_doc.sentences) != len(gold_doc.sentences):
         raise InputError(f"{len(test_doc.sentences)} sentences but {len(gold_doc.sentences)} "
                          f"in {gold_doc.path}",
                          path=test_doc.path)
     from ..io.umr import check_unique_variables
 
+    check_unique_variables(test_doc)
+    check_unique_variables(gold_doc)
+    return _instance(_document_parts(test_doc, gold_doc, use_top=use_top, restrict=restrict))
+
+
+def _document_parts(test_doc, gold_doc, *, use_top=True, restrict: str = "none") -> _Parts:
+    """:func:`document_instance`'s parts, of documents already checked."""
     sides = []
     for doc in (test_doc, gold_doc):
-        check_unique_variables(doc)
         names: dict = {}
         ss, off = [], 0
         for s in doc.sentences:
@@ -273,15 +315,13 @@ def document_instance(test_doc, gold_doc, *, use_top=True, restrict: str = "none
             ss.append(side)
             off += len(side.variables)
         sides.append((ss, off, _doc_triples(doc, names)))
-    lefts = []
-    for (ss, n, docs), what in zip(sides, ("left", "right"), strict=True):
+    lists = []
+    for ss, n, docs in sides:
         merged = Side(tuple(v for s in ss for v in s.variables),
                       tuple(c for s in ss for c in s.concepts),
                       frozenset(t for s in ss for t in s.triples), 0)
-        lefts.append((_latent_side(merged, n, extra=docs, what=what), merged,
-                      sum(s.size for s in ss) + len(docs)))
-    (lt, n0, c0), _, tsize = lefts[0]
-    (rt, n1, c1), _, gsize = lefts[1]
+        lists.append((n, _side_lists(merged, extra=docs), sum(s.size for s in ss) + len(docs)))
+    (n0, (lu, lb, _, c0), tsize), (n1, (ru, rb, _, c1), gsize) = lists
     allowed = None
     if restrict == "sentence":
         allowed = frozenset((i, j) for a, b in zip(sides[0][0], sides[1][0], strict=True)
@@ -291,8 +331,8 @@ def document_instance(test_doc, gold_doc, *, use_top=True, restrict: str = "none
     nones = sum(min(1, int(None in a.triples)) * min(1, int(None in b.triples))
                 for a, b in zip(sides[0][0], sides[1][0], strict=True))
     fixed = nones + len(set(c0) & set(c1))
-    return PairInstance(LatentInstance.from_sides(lt, rt, allowed), tsize, gsize, fixed,
-                        tuple(sides[0][0]), tuple(sides[1][0]))
+    return _Parts(tuple(sides[0][0]), tuple(sides[1][0]), (n0, lu, lb), (n1, ru, rb), allowed,
+                  tsize, gsize, fixed)
 
 
 def f_score(m: float, t: float, g: float) -> tuple[float, float, float]:
