@@ -389,38 +389,46 @@ def _name_index(sides) -> dict:
     return out
 
 
-def _ancast_counts(pi: PairInstance, sents, check: bool = True) -> tuple:
-    """The matched counts under AnCast's mapping of the sentences ``sents``
-    (:class:`~exactalign.metrics.umr_peer.AncastSentence`): test-to-gold, gold-to-test, and the
-    variables AnCast counted twice. A one-to-one mapping is counted from our triples, and must
-    equal AnCast's own count (a :class:`~exactalign.core.errors.VerificationError` otherwise)
-    -- but for one residual, explained: when AnCast withdraws an anchor in a later round of
-    broadcasting, the variable keeps the count its anchoring added and is counted again when it
-    is matched afresh (``iterate_anchor_and_match`` deletes the pair, not its count), so its
-    totals exceed ours by the same number ``d`` on both sides and its matched count by at most
-    ``d``. Ours is the objective under its final mapping; ``d`` is reported."""
-    from ..core.errors import VerificationError
-
-    n0, n1 = _name_index(pi.test), _name_index(pi.gold)
+def _ancast_rows(test_sides, gold_sides, sents) -> list | None:
+    """AnCast's mapping of the sentences ``sents``
+    (:class:`~exactalign.metrics.umr_peer.AncastSentence`) as sorted rows (test, gold) of the
+    unit's variables (its Sides ``test_sides``, ``gold_sides``); ``None`` when it is not
+    one-to-one (AnCast's anchors by alignment can pair one variable twice)."""
+    n0, n1 = _name_index(test_sides), _name_index(gold_sides)
     rows, inverse = [], True
     for a in sents:
         for k, v in a.map01.items():
             inverse &= a.map10.get(v) == k
             rows.append((n0[k], n1[v]))
         inverse &= len(a.map01) == len(a.map10)
-    if not inverse:  # AnCast's anchors by alignment can pair one variable twice
+    return sorted(rows) if inverse else None
+
+
+def _ancast_check(sents, m, test_size: int, gold_size: int, check: bool = True) -> tuple:
+    """The matched counts under AnCast's mapping of the sentences ``sents``: test-to-gold,
+    gold-to-test, and the variables AnCast counted twice. ``m``: the count of its mapping
+    (:func:`_ancast_rows`) on our triples (:func:`count_under`), ``None`` when the mapping is
+    not one-to-one (AnCast's own counts are taken then). The count must equal AnCast's own (a
+    :class:`~exactalign.core.errors.VerificationError` otherwise) -- but for one residual,
+    explained: when AnCast withdraws an anchor in a later round of broadcasting, the variable
+    keeps the count its anchoring added and is counted again when it is matched afresh
+    (``iterate_anchor_and_match`` deletes the pair, not its count), so its totals exceed ours
+    by the same number ``d`` on both sides and its matched count by at most ``d``. Ours is the
+    objective under its final mapping; ``d`` is reported."""
+    from ..core.errors import VerificationError
+
+    if m is None:
         return sum(a.matched01 for a in sents), sum(a.matched10 for a in sents), 0
-    m = count_under(pi, sorted(rows))
     twice = 0
     if check and len(sents) == 1:
         a = sents[0]
-        twice = int(a.total01 - pi.test_size)
-        explained = (twice >= 0 and a.total10 - pi.gold_size == twice
+        twice = int(a.total01 - test_size)
+        explained = (twice >= 0 and a.total10 - gold_size == twice
                      and a.matched01 == a.matched10 and 0 <= a.matched01 - m <= twice)
         if not explained:
             raise VerificationError(f"sentence {a.index}: AnCast counts {a.matched01:g} of "
                                     f"{a.total01:g} / {a.total10:g} under its mapping, our "
-                                    f"triples {m} of {pi.test_size} / {pi.gold_size}")
+                                    f"triples {m} of {test_size} / {gold_size}")
     return float(m), float(m), twice
 
 
@@ -515,7 +523,8 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
     and the exact optimum, are the same."""
     import time
 
-    from ..io.umr import read_pair
+    from ..io.umr import check_unique_variables, document_starts, read_pair, split_documents
+    from ..problems.latent.matches import count_matches, mapping_rows
     from .smatch import exact_results
     from .umr_lr import micro_f
 
@@ -523,30 +532,90 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
         raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}; choose one of " + ", ".join(SCOPES))
+    # the files read first; at doc scope a document per run of sentence numbers (a file may
+    # hold several), each checked
     td, gd = read_pair(test_path, gold_path)
     if scope == "doc" and td.amr:
         raise InputError("--scope doc needs UMR files (sections '# sentence level graph:', "
                          "'# document level annotation:'), not AMR", path=td.path)
-    warnings = tuple(str(w) for w in td.warnings + gd.warnings)
-    times: dict = {}
-    t0 = time.perf_counter()
-    if scope == "snt":
-        pis = [sentence_instance(a.tree, b.tree, amr=td.amr, use_top=use_smatch_top)
-               for a, b in zip(td.sentences, gd.sentences, strict=True)]
-        restricted = None
-        lines = [s.line for s in td.sentences]
-    else:  # a document per run of sentence numbers (a file may hold several)
-        from ..io.umr import document_starts, split_documents
-
+    starts, docs = list(range(len(td.sentences))), []
+    if scope == "doc":
         starts = document_starts(td, gd)
         docs = list(zip(split_documents(td, starts), split_documents(gd, starts),
                         strict=True))
-        pis = [document_instance(a, b, use_top=use_smatch_top) for a, b in docs]
-        restricted = [document_instance(a, b, use_top=use_smatch_top, restrict="sentence")
-                      for a, b in docs]
+        for a, b in docs:
+            check_unique_variables(a)
+            check_unique_variables(b)
+    warnings = tuple(str(w) for w in td.warnings + gd.warnings)
+    # AnCast on the files, then every unit's parts, AnCast's mappings on them and its LR score
+    printed, failure, by_index, ancast_time = {}, None, None, None
+    if method in ("ancast", "both"):
+        from .umr_peer import available, run_ancast
+
+        if not available():
+            failure = "AnCast is not installed (pip install 'exactalign[peers]')"
+        else:
+            run = run_ancast(test_path, gold_path, scope=scope,
+                             data_format="amr" if td.amr else "umr",
+                             use_alignment=use_alignment, allow_reify=allow_reify,
+                             use_smatch_top=use_smatch_top)
+            ancast_time = run.wall_time
+            printed, failure = run.printed, run.failure
+            if failure is None:
+                by_index = {a.index: a for a in run.sentences}
+    t0 = time.perf_counter()
+    if scope == "snt":
+        parts = [_sentence_parts(a.tree, b.tree, amr=td.amr, use_top=use_smatch_top)
+                 for a, b in zip(td.sentences, gd.sentences, strict=True)]
+        lines = [s.line for s in td.sentences]
+        units_of = parts  # the units AnCast's mapping is counted on
+    else:
+        parts = [_document_parts(a, b, use_top=use_smatch_top) for a, b in docs]
+        units_of = [_document_parts(a, b, use_top=use_smatch_top, restrict="sentence")
+                    for a, b in docs]
         lines = [a.sentences[0].line if a.sentences else 0 for a, _ in docs]
-    times["read"] = time.perf_counter() - t0
-    ex = exs = [None] * len(pis)
+    todo = parts + (units_of if scope == "doc" else [])  # the parts to instantiate
+    n = len(parts)
+    an, anf, twice = [None] * n, [None] * n, [0] * n
+    jobs = []  # (unit, position in todo, AnCast's sentences, kind), counted below
+    lr_ancast = None
+    if by_index is not None:
+        for k, (start, p) in enumerate(zip(starts, units_of, strict=True)):
+            sents = [by_index[i] for i in range(start + 1, start + 1 + len(p.test))
+                     if i in by_index]
+            if scope == "snt" and not sents:  # AnCast skipped it (it could not parse it)
+                an[k] = (float(p.fixed), float(p.fixed))
+            elif scope == "snt":
+                anf[k] = sents[0].smatch_f
+                jobs.append((k, k, sents, "unit"))
+            else:  # each sentence's count checked against AnCast's, the document's counted
+                for a in sents:
+                    todo.append(_sentence_parts(td.sentences[a.index - 1].tree,
+                                                gd.sentences[a.index - 1].tree,
+                                                use_top=use_smatch_top))
+                    jobs.append((k, len(todo) - 1, [a], "sentence"))
+                jobs.append((k, n + k, sents, "document"))
+        maps = []
+        for start, p in zip(starts, units_of, strict=True):
+            sents = [by_index[i] for i in range(start + 1, start + 1 + len(p.test))
+                     if i in by_index]
+            n0, n1 = _name_index(p.test), _name_index(p.gold)
+            maps.append({n0[i]: n1[v] for a in sents for i, v in a.map01.items()})
+        lr_ancast = lr_sums(units_of, maps)  # ours under AnCast's mapping: its printed number
+    rows = [_ancast_rows(todo[i].test, todo[i].gold, sents) for _, i, sents, _ in jobs]
+    # the one step down: every instance, and AnCast's mappings counted on theirs
+    insts = [LatentInstance.from_sides(LatentSide(*p.left, side="left"),
+                                       LatentSide(*p.right, side="right"), p.allowed)
+             for p in todo]
+    matched = [None if r is None else count_matches(insts[i], mapping_rows(r)) + todo[i].fixed
+               for (_, i, _, _), r in zip(jobs, rows, strict=True)]
+    times: dict = {"read": time.perf_counter() - t0}
+    # back up: the solves, AnCast's counts checked, the LR scores, the report
+    pis = [PairInstance(inst, p.test_size, p.gold_size, p.fixed, p.test, p.gold)
+           for inst, p in zip(insts, todo, strict=True)]
+    restricted = pis[n:2 * n] if scope == "doc" else None
+    pis = pis[:n]
+    ex = exs = [None] * n
     if method in ("exact", "both"):
         t0 = time.perf_counter()
         # a document's unrestricted instance is large (the pilot's six English documents:
@@ -562,42 +631,14 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
             exs = exact_results([p.instance for p in restricted], time_limit=time_limit,
                                 seed=seed, backend=backend, linking="aggregated", bnb_work=None)
             times["exact_sentence"] = time.perf_counter() - t0
-    an = [None] * len(pis)
-    anf = [None] * len(pis)
-    twice = [0] * len(pis)
-    printed, failure = {}, None
-    if method in ("ancast", "both"):
-        from .umr_peer import available, run_ancast
-
-        if not available():
-            failure = "AnCast is not installed (pip install 'exactalign[peers]')"
-        else:
-            run = run_ancast(test_path, gold_path, scope=scope,
-                             data_format="amr" if td.amr else "umr",
-                             use_alignment=use_alignment, allow_reify=allow_reify,
-                             use_smatch_top=use_smatch_top)
-            times["ancast"] = run.wall_time
-            printed, failure = run.printed, run.failure
-            if failure is None:
-                by_index = {a.index: a for a in run.sentences}
-                if scope == "snt":
-                    for k, pi in enumerate(pis):
-                        a = by_index.get(k + 1)
-                        if a is None:  # AnCast skipped the sentence (it could not parse it)
-                            an[k] = (float(pi.fixed), float(pi.fixed))
-                            continue
-                        m01, m10, twice[k] = _ancast_counts(pi, [a])
-                        an[k] = (m01, m10)
-                        anf[k] = a.smatch_f
-                else:
-                    for d, (start, pi) in enumerate(zip(starts, restricted, strict=True)):
-                        sents = [by_index[k] for k in range(start + 1, start + 1 +
-                                                            len(pi.test)) if k in by_index]
-                        for a in sents:  # each sentence's count checked against AnCast's
-                            twice[d] += _ancast_counts(sentence_instance(
-                                td.sentences[a.index - 1].tree, gd.sentences[a.index - 1].tree,
-                                use_top=use_smatch_top), [a])[2]
-                        an[d] = _ancast_counts(pi, sents, check=False)[:2]
+    if ancast_time is not None:
+        times["ancast"] = ancast_time
+    for (k, i, sents, kind), m in zip(jobs, matched, strict=True):
+        m01, m10, tw = _ancast_check(sents, m, todo[i].test_size, todo[i].gold_size,
+                                     check=kind != "document")
+        if kind != "sentence":
+            an[k] = (m01, m10)
+        twice[k] += tw
     units = tuple(UnitScore(k, lines[k], pi.test_size, pi.gold_size, pi.fixed, ex[k], exs[k],
                             an[k], anf[k], twice[k]) for k, pi in enumerate(pis))
     lr_counts: dict = {}
@@ -606,16 +647,8 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
         sides = pis if scope == "snt" else restricted
         lr_counts["exact" if scope == "snt" else "exact_sentence"] = lr_sums(
             sides, [{int(a): int(b) for a, b in r.alignment} for r in sol])
-    if printed and failure is None:  # ours under AnCast's mapping: its printed number again
-        maps = []
-        units_of = pis if scope == "snt" else restricted
-        first = list(range(len(pis))) if scope == "snt" else starts
-        for pi, start in zip(units_of, first, strict=True):
-            sents = [by_index[k] for k in range(start + 1, start + 1 + len(pi.test))
-                     if k in by_index]
-            n0, n1 = _name_index(pi.test), _name_index(pi.gold)
-            maps.append({n0[k]: n1[v] for a in sents for k, v in a.map01.items()})
-        lr_counts["ancast"] = lr_sums(units_of, maps)
+    if printed and failure is None:
+        lr_counts["ancast"] = lr_ancast
     methods = {"exact": ("exact",), "ancast": ("ancast",), "both": ("exact", "ancast")}[method]
     if scope == "doc" and method != "ancast":
         methods = ("exact", "exact_sentence") + methods[1:]
