@@ -9,6 +9,7 @@ from test_bad_input import one_error_line, put, run
 from test_json_every_command import DRS_GOLD, DRS_PRED
 
 from exactalign.metrics.drs import counter_f
+from exactalign.metrics.drs_report import score_files
 
 
 def _files(tmp_path):
@@ -49,6 +50,12 @@ def test_json_document(tmp_path, capsys):
     assert [r["id"] for r in rows] == [0, 1] and [r["line"] for r in rows] == [1, 8]
     assert rows[0]["counter"]["runs"] == [2, 2]
     assert doc["ill"] == {"mode": "error", "pred": 0, "gold": 0}
+    # what it prints is the report score_files returns, built once
+    rep = score_files(pred, gold, runs=2, seed=4)
+    assert doc["overall"] == rep.overall and doc["counter"] == rep.counter
+    assert [r["scores"] for r in rows] == [r["scores"] for r in rep.documents]
+    assert [list(r) for r in rep.per_run] == [[x["precision"], x["recall"], x["f1"]]
+                                               for x in doc["counter"]["runs"]]
 
 
 def test_options_change_the_clauses(tmp_path, capsys):

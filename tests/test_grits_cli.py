@@ -45,6 +45,10 @@ def test_json_matches_the_python_function(tmp_path, capsys):
     # Con: "h" = "h", "h" vs "" 0, "a", "b": tp 3 of 4
     assert row["scores"]["con/factored"]["counts"]["tp"] == 3.0
     assert doc["gaps"] == {"top": [], "con": []}
+    # what it prints is the report score_files returns, built once
+    assert doc["overall"] == rep.overall and doc["macro"] == rep.macro_prf
+    assert doc["gaps"] == rep.gaps and doc["solves"].keys() == rep.solves.keys()
+    assert [r["scores"] for r in doc["documents"]] == [r["scores"] for r in rep.documents]
 
 
 @pytest.mark.parametrize("gold, message", [

@@ -361,6 +361,11 @@ def test_cli_exact_json_and_bad_input(tmp_path):
     # side;
     # all match but the concept person/she
     assert ex["counts"] == {"matched": 21.0, "test_triples": 22, "gold_triples": 22}
+    # what it prints is the report score_files returns, built once
+    rep = umr.score_files(a, b, scope="doc")
+    assert out["overall"] == rep.overall and rep.shown == ("exact", "exact_sentence")
+    assert [r["scores"] for r in out["documents"]] == [r["scores"] for r in rep.documents]
+    assert out["solves"].keys() == rep.solves.keys() and out["ancast"]["below"] is None
     b.write_text(doc(SENTENCE_1.replace("s1l: 2-2", "s1l: 7-7"), SENTENCE_2))
     p = _cli(a, b)
     assert p.returncode == 2

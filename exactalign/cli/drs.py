@@ -123,10 +123,11 @@ def run_drs(args: argparse.Namespace) -> int:
     from ..metrics.drs_report import score_files
     from .common import print_json
 
+    senses = _sense_map(args)
     rep = score_files(args.pred, args.gold, ill=args.ill, signature=not args.no_signature,
                       include_ref=args.include_ref, default_sense=args.default_sense,
                       default_role=args.default_role, default_concept=args.default_concept,
-                      sense_map=_sense_map(args), method=args.method, restarts=args.restarts,
+                      sense_map=senses, method=args.method, restarts=args.restarts,
                       seed=args.seed, smart=not args.no_smart, runs=args.runs,
                       digits=args.digits, time_limit=args.time_limit, backend=args.backend)
     for w in rep.warnings:
@@ -146,80 +147,43 @@ def _text(rep, args) -> None:
     d = rep.digits
     n = len(rep.pairs)
     for m in rep.methods:
-        p, r, f = rep.scores(m)
-        mt, t, g = rep.totals(m)
-        line = (f"[{LABELS[m]}] P {_num(p, d)} R {_num(r, d)} F {_num(f, d)} ({mt:g} of {t} "
-                f"produced / {g} gold clauses matched)")
+        o = rep.overall[m]
+        c = o["counts"]
+        line = (f"[{LABELS[m]}] P {_num(o['precision'], d)} R {_num(o['recall'], d)} "
+                f"F {_num(o['f1'], d)} ({c['matched']:g} of {c['produced']} produced / "
+                f"{c['gold']} gold clauses matched)")
         if m == "exact":
-            line += f"; {rep.proven()}/{n} DRS pairs proven optimal"
-            bound = rep.bound()
-            if rep.proven() < n and bound is not None:
-                from ..metrics.drs import counter_f
-
-                line += f", F at most {_num(counter_f(bound, t, g, d)[2], d)}"
+            line += f"; {rep.proven_pairs}/{n} DRS pairs proven optimal"
+            if rep.bound_f1 is not None:
+                line += f", F at most {_num(rep.bound_f1, d)}"
         else:
             line += f"; -r {rep.restarts}, seed {rep.seed}"
         print(line)
-    if rep.runs > 1 and "counter" in rep.methods:
-        scores = rep.run_scores()
-        for k, (p, r, f) in enumerate(scores, 1):
+    if rep.run_average is not None:
+        for k, (p, r, f) in enumerate(rep.per_run, 1):
             print(f"[counter run {k}] P {_num(p, d)} R {_num(r, d)} F {_num(f, d)}")
-        avg = [sum(s[i] for s in scores) / len(scores) for i in range(3)]
-        print(f"[counter, average of {rep.runs} runs] P {_num(avg[0], d)} R {_num(avg[1], d)} "
-              f"F {_num(avg[2], d)}")
+        p, r, f = rep.run_average
+        print(f"[counter, average of {rep.runs} runs] P {_num(p, d)} R {_num(r, d)} "
+              f"F {_num(f, d)}")
     if len(rep.methods) == 2:
-        short = rep.totals("exact")[0] - rep.totals("counter")[0]
-        df = 100 * (rep.scores("exact")[2] - rep.scores("counter")[2])
-        print(f"Counter's mapping is below the optimum on {rep.below()} of {n} DRS pairs, "
-              f"{short:g} clauses, {df:.2f} F1 points")
+        c = rep.counter
+        print(f"Counter's mapping is below the optimum on {c['below']} of {n} DRS pairs, "
+              f"{c['short']:g} clauses, {c['f1_points']:.2f} F1 points")
     if args.ms:
-        for pair in rep.pairs:
+        for pair, row in zip(rep.pairs, rep.documents, strict=True):
             cells = [f"DRS {pair.index + 1} (line {pair.gold_line}): produced {pair.produced} "
                      f"gold {pair.gold}"]
-            for m in rep.methods:
-                p, r, f = rep.pair_scores(pair, m)
-                cells.append(f"{m} {pair.matched(m):g} P {_num(p, d)} R {_num(r, d)} "
-                             f"F {_num(f, d)}")
+            for m, o in row["scores"].items():
+                cells.append(f"{m} {o['counts']['matched']:g} P {_num(o['precision'], d)} "
+                             f"R {_num(o['recall'], d)} F {_num(o['f1'], d)}")
             print("; ".join(cells))
 
 
 def _json(rep) -> dict:
-    from .common import combined_solve, prf
-
-    def counts(mt, t, g):
-        return {"matched": mt, "produced": t, "gold": g}
-
-    overall = {}
-    for m in rep.methods:
-        p, r, f = rep.scores(m)
-        overall[m] = prf(r, p, f, counts(*rep.totals(m)))
-    counter = None
-    if "counter" in rep.methods:
-        counter = {"restarts": rep.restarts, "smart": rep.smart,
-                   "runs": [prf(r, p, f) for p, r, f in rep.run_scores()],
-                   "below": None, "short": None, "f1_points": None}
-        if "exact" in rep.methods:
-            counter["below"] = rep.below()
-            counter["short"] = rep.totals("exact")[0] - rep.totals("counter")[0]
-            counter["f1_points"] = 100 * (rep.scores("exact")[2] - rep.scores("counter")[2])
-    docs = []
-    for pair in rep.pairs:
-        scores, solves = {}, {}
-        for m in rep.methods:
-            p, r, f = rep.pair_scores(pair, m)
-            scores[m] = prf(r, p, f, counts(pair.matched(m), pair.produced, pair.gold))
-        if pair.exact is not None:
-            solves["exact"] = pair.exact.to_dict()
-        row = {"id": pair.index, "scores": scores, "solves": solves, "line": pair.gold_line,
-               "pred_line": pair.pred_line}
-        if pair.counter is not None:
-            c = pair.counter
-            row["counter"] = {"found_idx": c.found_idx, "smart": c.smart,
-                              "rounds": list(c.rounds), "runs": list(pair.runs)}
-        docs.append(row)
-    out = {"pred": rep.pred, "gold": rep.gold, "pairs_scored": len(rep.pairs), "overall": overall,
-           "counter": counter, "ill": {"mode": rep.ill_mode, **rep.ill},
-           "documents": docs, "warnings": list(rep.warnings), "wall_time": rep.wall_time}
-    if "exact" in rep.methods:
-        out["solves"] = {"exact": combined_solve([p.exact for p in rep.pairs], "exact")}
+    out = {"pred": rep.pred, "gold": rep.gold, "pairs_scored": len(rep.pairs),
+           "overall": rep.overall, "counter": rep.counter,
+           "ill": {"mode": rep.ill_mode, **rep.ill}, "documents": list(rep.documents),
+           "warnings": list(rep.warnings), "wall_time": rep.wall_time}
+    if rep.solves:
+        out["solves"] = rep.solves
     return out

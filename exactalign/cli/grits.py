@@ -61,10 +61,9 @@ def run_grits(args: argparse.Namespace) -> int:
     rep = grits.score_files(args.gold, args.pred, variant=args.variant, method=args.method,
                             shortcuts=not args.no_shortcuts, exact_method=args.exact_method,
                             backend=args.backend, time_limit=args.time_limit)
-    results = {f"{t.name}:{_name(s)}": s.result for t in rep.tables for s in t.sides}
     if args.json:
         print_json(_json(rep))
-        return failed_solves(results, args.gold, FEASIBLE)
+        return failed_solves(rep.results, args.gold, FEASIBLE)
     for t in rep.tables:
         shape = f"{t.true_shape[0]}x{t.true_shape[1]} vs {t.pred_shape[0]}x{t.pred_shape[1]}"
         for s in t.sides:
@@ -81,51 +80,14 @@ def run_grits(args: argparse.Namespace) -> int:
     for (v, m), (f, p, r, tp, nt, npred) in rep.micro.items():
         print(f"  {v}/{m:<10} P {p:.4f}  R {r:.4f}  F1 {f:.4f}  "
               f"(tp {tp:.4f} of {nt} true, {npred} predicted positions)")
-    for v, names in _gaps(rep).items():
+    for v, names in rep.gaps.items():
         if names:
             print(f"{v}: the factored solution is below the proven optimum on {len(names)} of "
                   f"{len(rep.tables)} tables: " + ", ".join(names))
-    return failed_solves(results, args.gold, FEASIBLE)
-
-
-def _gaps(rep) -> dict:
-    out: dict = {}
-    for t in rep.tables:
-        for s in t.sides:
-            if s.method != "factored":
-                continue
-            ex = t.get(s.variant, "exact")
-            out.setdefault(s.variant, [])
-            if ex is not None and ex.tp > s.tp + 1e-9 * max(1.0, ex.tp):
-                out[s.variant].append(t.name)
-    return out
+    return failed_solves(rep.results, args.gold, FEASIBLE)
 
 
 def _json(rep) -> dict:
-    from .common import combined_solve, prf
-
-    overall = {f"{v}/{m}": prf(r, p, f, {"tp": tp, "true_cells": nt, "pred_cells": npred})
-               for (v, m), (f, p, r, tp, nt, npred) in rep.micro.items()}
-    macro = {f"{v}/{m}": prf(r, p, f) for (v, m), (f, p, r) in rep.macro.items()}
-    documents = []
-    for t in rep.tables:
-        documents.append({
-            "id": t.name,
-            "scores": {_name(s): prf(s.recall, s.precision, s.f1, {"tp": s.tp})
-                       for s in t.sides},
-            "solves": {_name(s): s.result.to_dict() | {
-                "alignment": {"rows": s.result.alignment[0].tolist(),
-                              "columns": s.result.alignment[1].tolist()}}
-                for s in t.sides},
-            "true_shape": list(t.true_shape), "pred_shape": list(t.pred_shape),
-            "bounds": {_name(s): {"tp": s.bound, "f1": s.bound_f1} for s in t.sides},
-            "shortcut": {s.variant: s.shortcut for s in t.sides if s.method == "factored"},
-        })
-    solves = {}
-    for key in rep.micro:
-        name = f"{key[0]}/{key[1]}"
-        solves[name] = combined_solve([s.result for t in rep.tables for s in t.sides
-                                       if (s.variant, s.method) == key], key[1])
     return {"gold": rep.gold, "pred": rep.pred, "tables": len(rep.tables),
-            "overall": overall, "macro": macro, "solves": solves, "documents": documents,
-            "gaps": _gaps(rep)}
+            "overall": rep.overall, "macro": rep.macro_prf, "solves": rep.solves,
+            "documents": list(rep.documents), "gaps": rep.gaps}

@@ -74,35 +74,35 @@ def run_umr(args: argparse.Namespace) -> int:
                           seed=args.seed, backend=args.backend)
     for w in rep.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
-    ancast_failed = args.method in ("ancast", "both") and rep.ancast_failure is not None
-    if ancast_failed and args.method == "ancast":  # nothing to report: one error line
+    if rep.ancast_failure is not None and args.method == "ancast":  # nothing to report
         print(f"exactalign: error: {args.pred}: AnCast failed: {rep.ancast_failure}",
               file=sys.stderr)
         return 1
-    methods = [m for m in rep.methods if not (m == "ancast" and ancast_failed)]
     if args.json:
-        print_json(_json(rep, methods))
+        print_json(_json(rep))
     else:
-        _text(rep, methods, args)
+        _text(rep, args)
     return 0
 
 
-def _text(rep, methods, args) -> None:
+def _text(rep, args) -> None:
     unit = "sentences" if rep.scope == "snt" else "documents"
-    for m in methods:
-        p, r, f = rep.scores(m)
-        mt, t, g = rep.totals(m)
-        line = (f"[{LABELS[m]}] Smatch-format P {_pct(p)} R {_pct(r)} F {_pct(f)} "
-                f"({mt:g} of {t} test / {g} gold matched)")
+    n = len(rep.units)
+    for m in rep.shown:
+        o = rep.overall[m]
+        c = o["counts"]
+        line = (f"[{LABELS[m]}] Smatch-format P {_pct(o['precision'])} R {_pct(o['recall'])} "
+                f"F {_pct(o['f1'])} ({c['matched']:g} of {c['test_triples']} test / "
+                f"{c['gold_triples']} gold matched)")
         if m != "ancast":
-            line += f"; {rep.proven(m)}/{len(rep.units)} {unit} proven optimal"
-            if rep.proven(m) < len(rep.units):
-                line += f", F at most {_pct(rep.bound_f(m))}"
+            line += f"; {rep.proven_units[m]}/{n} {unit} proven optimal"
+            if rep.bound_f1[m] is not None:
+                line += f", F at most {_pct(rep.bound_f1[m])}"
         print(line)
     if args.method in ("ancast", "both"):
         if rep.ancast_failure is not None:
             print(f"ancast: failed: {rep.ancast_failure}"
-                  + ("; the exact score above does not need it" if methods else ""))
+                  + ("; the exact score above does not need it" if rep.shown else ""))
         else:
             ps, rs, fs = rep.ancast_printed["sent"]
             print(f"AnCast Sent Micro:\tPrecision: {ps:.2%}\tRecall: {rs:.2%}\tFscore: {fs:.2%}")
@@ -119,81 +119,31 @@ def _text(rep, methods, args) -> None:
             line += " (as AnCast prints it)" if same else (
                 f" (AnCast prints {_pct(rep.ancast_printed['sent'][2])}: differs)")
         print(line)
-    twice = [u.ancast_twice for u in rep.units if u.ancast_twice]
-    if twice:
-        print(f"AnCast counted {sum(twice)} variables twice in {len(twice)} {unit} (an anchor "
+    twice, where = rep.twice
+    if where:
+        print(f"AnCast counted {twice} variables twice in {where} {unit} (an anchor "
               "it withdrew keeps its count): its own Smatch-format F there is not the count "
               "under its mapping, which is what is shown")
-    if "exact" in methods and "ancast" in methods:
-        short = rep.totals("exact")[0] - rep.totals("ancast")[0]
-        df = 100 * (rep.scores("exact")[2] - rep.scores("ancast")[2])
-        print(f"AnCast's mapping is below the optimum on {rep.below()} of {len(rep.units)} "
-              f"{unit}, {short:g} triples, {df:.2f} F1 points")
+    if rep.below_units is not None:
+        print(f"AnCast's mapping is below the optimum on {rep.below_units} of {n} "
+              f"{unit}, {rep.short:g} triples, {rep.f1_points:.2f} F1 points")
     if args.units:
-        for u in rep.units:
+        for row in rep.documents:
+            u = rep.units[row["id"]]
             cells = [f"{unit[:-1]} {u.index + 1} (line {u.line}): test {u.test_size} "
                      f"gold {u.gold_size}"]
-            for m in methods:
-                mt = u.matched(m)
-                if mt is None:
-                    continue
-                f = umr_f(mt, u.test_size, u.gold_size)
-                cells.append(f"{m} {mt:g} F {_pct(f)}")
+            for m, o in row["scores"].items():
+                cells.append(f"{m} {o['counts']['matched']:g} F {_pct(o['f1'])}")
             print("; ".join(cells))
 
 
-def umr_f(m, t, g) -> float:
-    from ..metrics.umr import f_score
-
-    return f_score(m, t, g)[2]
-
-
-def _json(rep, methods) -> dict:
-    from ..metrics.umr import f_score
-    from .common import combined_solve, prf
-
-    def counts(mt, t, g):
-        return {"matched": mt, "test_triples": t, "gold_triples": g}
-
-    overall = {}
-    for m in methods:
-        p, r, f = rep.scores(m)
-        overall[m] = prf(r, p, f, counts(*rep.totals(m)))
-    for m, (p, r, f) in rep.lr.items():
-        overall[f"lr/{m}"] = prf(r, p, f)
-    printed = {}
-    if rep.ancast_printed:
-        ps, rs, fs = rep.ancast_printed["sent"]
-        printed["sent"] = prf(rs, ps, fs)
-        for key in ("modal", "temporal", "coref", "comp"):
-            if key in rep.ancast_printed:
-                printed[key] = prf(None, None, rep.ancast_printed[key])
-    solves = {}
-    for m in methods:
-        if m == "ancast":
-            continue
-        solves[m] = combined_solve([u.exact if m == "exact" else u.exact_sentence
-                                    for u in rep.units], m)
-    docs = []
-    for u in rep.units:
-        scores, usolves = {}, {}
-        for m in methods:
-            mt = u.matched(m)
-            if mt is None:
-                continue
-            p, r, f = f_score(mt, u.test_size, u.gold_size)
-            scores[m] = prf(r, p, f, counts(mt, u.test_size, u.gold_size))
-            res = u.exact if m == "exact" else u.exact_sentence if m != "ancast" else None
-            if res is not None:
-                usolves[m] = res.to_dict()
-        docs.append({"id": u.index, "scores": scores, "line": u.line, "solves": usolves,
-                     "fixed_matches": u.fixed, "ancast_counted_twice": u.ancast_twice})
+def _json(rep) -> dict:
     out = {"test": rep.test, "gold": rep.gold, "scope": rep.scope, "units": len(rep.units),
-           "overall": overall,
-           "ancast": {"printed": printed, "failure": rep.ancast_failure,
-                      "below": rep.below() if "ancast" in methods and "exact" in methods
-                      else None},
-           "documents": docs, "warnings": list(rep.warnings), "wall_time": rep.wall_time}
-    if solves:  # the certificates of the exact solves (none with --method ancast)
-        out["solves"] = solves
+           "overall": rep.overall,
+           "ancast": {"printed": rep.printed, "failure": rep.ancast_failure,
+                      "below": rep.below_units},
+           "documents": list(rep.documents), "warnings": list(rep.warnings),
+           "wall_time": rep.wall_time}
+    if rep.solves:  # the certificates of the exact solves (none with --method ancast)
+        out["solves"] = rep.solves
     return out

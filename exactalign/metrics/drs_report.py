@@ -27,6 +27,7 @@ import time
 from typing import NamedTuple
 
 from ..core.errors import InputError, VerificationError
+from .aggregation import PRECISION_FIRST, prf_dict
 from .drs import (
     DEFAULT_OPTIONS,
     SIGNATURE_OPTIONS,
@@ -82,6 +83,26 @@ class DrsReport(NamedTuple):
     pairs: tuple
     wall_time: dict
     warnings: tuple
+    #: what the command shows, built once by :func:`report` (the command only formats it):
+    #: per method, Counter's P/R/F of the summed counts with ``counts`` (``matched``,
+    #: ``produced``, ``gold``)
+    overall: dict = {}
+    #: the pairs proven optimal, and the F no mapping exceeds (the bounds summed) when some
+    #: pair is not proven and every pair has a bound (else ``None``)
+    proven_pairs: int | None = None
+    bound_f1: float | None = None
+    #: Counter's settings and, per run, its P/R/F (``runs``), with both methods the pairs
+    #: where it falls below the optimum (``below``), the clauses (``short``) and F1 points
+    #: (``f1_points``) it misses; ``None`` without the counter method
+    counter: dict | None = None
+    #: Counter's (P, R, F) per run and their average (``--runs`` above 1)
+    per_run: tuple = ()
+    run_average: tuple | None = None
+    #: one row per pair: ``id``, ``scores`` per method, ``solves``, ``line``, ``pred_line``,
+    #: ``counter`` (found_idx, smart, rounds, runs)
+    documents: tuple = ()
+    #: the corpus solve of the exact method (the pairs' results combined)
+    solves: dict = {}
 
     def totals(self, method: str) -> tuple:
         """``(matched, produced, gold)`` summed over the pairs."""
@@ -181,8 +202,68 @@ def score_drss(pred, gold, *, method: str = "both", restarts: int = DEFAULT_REST
     pairs = tuple(DrsPair(n, lp[n], lg[n], a.n_clauses, b.n_clauses, exact[n], counter[n],
                           matched_runs[n])
                   for n, (a, b) in enumerate(sides))
-    return DrsReport(paths[0], paths[1], methods, options, restarts, seed, smart, runs, digits,
-                     ill_mode, dict(ill or {}), pairs, wall, tuple(warnings))
+    return report(DrsReport(paths[0], paths[1], methods, options, restarts, seed, smart, runs,
+                            digits, ill_mode, dict(ill or {}), pairs, wall, tuple(warnings)))
+
+
+def _prf(p, r, f, counts=None) -> dict:
+    out = prf_dict(r, p, f, PRECISION_FIRST)
+    if counts is not None:
+        out["counts"] = counts
+    return out
+
+
+def _counts(mt, t, g) -> dict:
+    return {"matched": mt, "produced": t, "gold": g}
+
+
+def report(rep: DrsReport) -> DrsReport:
+    """``rep`` (its pairs scored) with what the command shows filled in (:class:`DrsReport`'s
+    fields from :attr:`~DrsReport.overall` on): the corpus summaries first, then the pairs'
+    rows and the corpus solve."""
+    from ..core.result import combine_results
+
+    methods = rep.methods
+    overall = {m: _prf(*rep.scores(m), _counts(*rep.totals(m))) for m in methods}
+    proven = bound_f1 = None
+    if "exact" in methods:
+        proven = rep.proven()
+        bound = rep.bound()
+        if proven < len(rep.pairs) and bound is not None:
+            bound_f1 = counter_f(bound, *rep.totals("exact")[1:], rep.digits)[2]
+    counter = None
+    runs, average = (), None
+    if "counter" in methods:
+        runs = tuple(rep.run_scores())
+        counter = {"restarts": rep.restarts, "smart": rep.smart,
+                   "runs": [_prf(p, r, f) for p, r, f in runs],
+                   "below": None, "short": None, "f1_points": None}
+        if "exact" in methods:
+            counter["below"] = rep.below()
+            counter["short"] = rep.totals("exact")[0] - rep.totals("counter")[0]
+            counter["f1_points"] = 100 * (rep.scores("exact")[2] - rep.scores("counter")[2])
+        if rep.runs > 1:
+            average = tuple(sum(s[i] for s in runs) / len(runs) for i in range(3))
+    cells = [{m: _prf(*rep.pair_scores(pair, m),
+                      _counts(pair.matched(m), pair.produced, pair.gold)) for m in methods}
+             for pair in rep.pairs]
+    # what goes down to the solvers' layer last: the pairs' and the corpus's solves
+    docs = []
+    for pair, scores in zip(rep.pairs, cells, strict=True):
+        solves = {} if pair.exact is None else {"exact": pair.exact.to_dict()}
+        row = {"id": pair.index, "scores": scores, "solves": solves, "line": pair.gold_line,
+               "pred_line": pair.pred_line}
+        if pair.counter is not None:
+            c = pair.counter
+            row["counter"] = {"found_idx": c.found_idx, "smart": c.smart,
+                              "rounds": list(c.rounds), "runs": list(pair.runs)}
+        docs.append(row)
+    solves = {}
+    if "exact" in methods:
+        solves["exact"] = combine_results([p.exact for p in rep.pairs], "exact").to_dict()
+    return rep._replace(overall=overall, proven_pairs=proven, bound_f1=bound_f1,
+                        counter=counter, per_run=runs, run_average=average,
+                        documents=tuple(docs), solves=solves)
 
 
 def _solve_exact(sides, time_limit, seed, backend):

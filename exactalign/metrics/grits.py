@@ -40,7 +40,7 @@ package's order, so every value equals the package's exactly. Two shortcuts of g
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -315,27 +315,40 @@ def score(gold: Table, pred: Table, *, variant: str = "all", method: str = "both
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
     n_true, n_pred = gold.size, pred.size
-    sides = []
+    # the similarities and the factored solution of every variant first
+    prep = []
     for v in variants_of(variant, gold, pred):
         W = reward_tensor(gold.grid(v), pred.grid(v), v)
         fac = factored(W, shortcuts=shortcuts)
+        prep.append((v, W, fac, fscore(fac.tp, n_true, n_pred),
+                     fscore(fac.package_bound, n_true, n_pred)[0]))
+    # then the solves: the factored alignment counted, the exact one found
+    solved = []
+    for _, W, fac, _, _ in prep:
         inst = mss2d.Mss2dInstance(W)
+        fres = eres = None
         if method in ("factored", "both"):
             al = (np.array(fac.rows, dtype=np.int64).reshape(-1, 2),
                   np.array(fac.cols, dtype=np.int64).reshape(-1, 2))
             obj = mss2d.check(inst, al)
-            res = Result(Status.FEASIBLE, obj, fac.bound, al, "factored", fac.wall_time,
-                         details={"shortcut": fac.shortcut, "package_bound": fac.package_bound})
-            f, p, r = fscore(fac.tp, n_true, n_pred)
-            bf = fscore(fac.package_bound, n_true, n_pred)[0]
-            sides.append(Side(v, "factored", fac.tp, p, r, f, fac.package_bound, bf, res,
-                              fac.package_bound, fac.shortcut))
         if method in ("exact", "both"):
-            res = mss2d.solve(inst, exact_method, incumbent=(fac.rows, fac.cols),
-                              bound=fac.bound, backend=backend, time_limit=time_limit)
-            f, p, r = fscore(res.objective, n_true, n_pred)
-            bf = None if res.bound is None else fscore(res.bound, n_true, n_pred)[0]
-            sides.append(Side(v, "exact", res.objective, p, r, f, res.bound, bf, res))
+            eres = mss2d.solve(inst, exact_method, incumbent=(fac.rows, fac.cols),
+                               bound=fac.bound, backend=backend, time_limit=time_limit)
+        if method in ("factored", "both"):
+            fres = Result(Status.FEASIBLE, obj, fac.bound, al, "factored", fac.wall_time,
+                          details={"shortcut": fac.shortcut,
+                                   "package_bound": fac.package_bound})
+        solved.append((fres, eres))
+    # then their scores
+    sides = []
+    for (v, _, fac, (f, p, r), bf), (fres, eres) in zip(prep, solved, strict=True):
+        if fres is not None:
+            sides.append(Side(v, "factored", fac.tp, p, r, f, fac.package_bound, bf, fres,
+                              fac.package_bound, fac.shortcut))
+        if eres is not None:
+            f, p, r = fscore(eres.objective, n_true, n_pred)
+            bf = None if eres.bound is None else fscore(eres.bound, n_true, n_pred)[0]
+            sides.append(Side(v, "exact", eres.objective, p, r, f, eres.bound, bf, eres))
     return GritsReport(gold.name, (gold.n_rows, gold.n_cols), (pred.n_rows, pred.n_cols),
                        tuple(sides))
 
@@ -367,6 +380,20 @@ class CorpusReport:
     tables: tuple[GritsReport, ...]
     micro: dict  # (variant, method) -> (f, p, r, tp, n_true, n_pred)
     macro: dict  # (variant, method) -> (f, p, r)
+    #: what the command shows, built once by :func:`report` (the command only formats it),
+    #: per score name ``VARIANT/METHOD``: the micro P/R/F with counts ``tp``, ``true_cells``,
+    #: ``pred_cells`` (``overall``), the macro P/R/F (``macro_prf``), the tables' solves
+    #: combined (``solves``)
+    overall: dict = field(default_factory=dict)
+    macro_prf: dict = field(default_factory=dict)
+    solves: dict = field(default_factory=dict)
+    #: one row per table: ``id``, ``scores``, ``solves``, ``true_shape``, ``pred_shape``,
+    #: ``bounds``, ``shortcut`` (module :mod:`exactalign.cli.grits`)
+    documents: tuple = ()
+    #: per variant, the tables where the factored solution is below the proven optimum
+    gaps: dict = field(default_factory=dict)
+    #: every solve, ``TABLE:VARIANT/METHOD`` -> its Result (the command's exit status)
+    results: dict = field(default_factory=dict)
 
     @property
     def keys(self) -> list[tuple[str, str]]:
@@ -396,4 +423,59 @@ def score_files(gold_path, pred_path, *, variant: str = "all", method: str = "bo
             micro[key] = (*fscore(tp, nt, npred), tp, nt, npred)
             per.setdefault(key, []).append((s.f1, s.precision, s.recall))
     macro = {k: tuple(sum(x[i] for x in v) / len(v) for i in range(3)) for k, v in per.items()}
-    return CorpusReport(str(gold_path), str(pred_path), reports, micro, macro)
+    return report(CorpusReport(str(gold_path), str(pred_path), reports, micro, macro))
+
+
+def _name(side: Side) -> str:
+    return f"{side.variant}/{side.method}"
+
+
+def report(rep: CorpusReport) -> CorpusReport:
+    """``rep`` (its tables scored) with what the command shows filled in
+    (:class:`CorpusReport`'s fields from :attr:`~CorpusReport.overall` on): the corpus
+    scores and gaps first, then the tables' rows and the combined solves."""
+    from dataclasses import replace
+
+    from ..core.result import combine_results
+    from .aggregation import PRECISION_FIRST, prf_dict
+
+    def prf(p, r, f, counts=None):
+        out = prf_dict(r, p, f, PRECISION_FIRST)
+        if counts is not None:
+            out["counts"] = counts
+        return out
+
+    overall = {f"{v}/{m}": prf(p, r, f, {"tp": tp, "true_cells": nt, "pred_cells": npred})
+               for (v, m), (f, p, r, tp, nt, npred) in rep.micro.items()}
+    macro = {f"{v}/{m}": prf(p, r, f) for (v, m), (f, p, r) in rep.macro.items()}
+    gaps: dict = {}
+    for t in rep.tables:
+        for s in t.sides:
+            if s.method != "factored":
+                continue
+            ex = t.get(s.variant, "exact")
+            gaps.setdefault(s.variant, [])
+            if ex is not None and ex.tp > s.tp + 1e-9 * max(1.0, ex.tp):
+                gaps[s.variant].append(t.name)
+    scores = [{_name(s): prf(s.precision, s.recall, s.f1, {"tp": s.tp}) for s in t.sides}
+              for t in rep.tables]
+    # what goes down to the solvers' layer last: the tables' solves and the combined ones
+    documents = []
+    for t, sc in zip(rep.tables, scores, strict=True):
+        documents.append({
+            "id": t.name,
+            "scores": sc,
+            "solves": {_name(s): s.result.to_dict() | {
+                "alignment": {"rows": s.result.alignment[0].tolist(),
+                              "columns": s.result.alignment[1].tolist()}}
+                for s in t.sides},
+            "true_shape": list(t.true_shape), "pred_shape": list(t.pred_shape),
+            "bounds": {_name(s): {"tp": s.bound, "f1": s.bound_f1} for s in t.sides},
+            "shortcut": {s.variant: s.shortcut for s in t.sides if s.method == "factored"},
+        })
+    solves = {f"{v}/{m}": combine_results([s.result for t in rep.tables for s in t.sides
+                                           if (s.variant, s.method) == (v, m)], m).to_dict()
+              for v, m in rep.micro}
+    results = {f"{t.name}:{_name(s)}": s.result for t in rep.tables for s in t.sides}
+    return replace(rep, overall=overall, macro_prf=macro, solves=solves,
+                   documents=tuple(documents), gaps=gaps, results=results)

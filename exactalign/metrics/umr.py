@@ -52,6 +52,7 @@ from typing import NamedTuple
 
 from ..core.errors import InputError
 from ..problems.latent.instance import LatentInstance, LatentSide
+from .aggregation import PRECISION_FIRST, prf_dict
 
 _SENSE = re.compile(r"-[0-9]{2}")
 _UMR_VAR = re.compile(r"s[0-9]+[a-z]+[0-9]*")
@@ -167,9 +168,10 @@ def side_of(tree, *, amr: bool = False, use_top: bool = True, offset: int = 0,
     return Side(tuple(order), tuple(keys), frozenset(triples), offset, tuple(names))
 
 
-def _latent_side(side: Side, n: int, extra=(), what: str = "left") -> tuple[LatentSide, int]:
-    """The latent side of ``side`` (variables ``0..n-1``): unary concept and attribute
-    triples, binary relation triples; and the count of ``None`` triples (matched by constant)."""
+def _side_lists(side: Side, extra=()) -> tuple[list, list, int, tuple]:
+    """The triples of ``side`` as a latent side holds them: unary concept and attribute
+    triples, binary relation triples; the count of ``None`` triples and the constant document
+    triples (both matched whatever the mapping)."""
     unary = [(("concept",) + tuple(side.concepts[k]), side.top + k)
              for k in range(len(side.concepts))] if side.concepts else []
     binary = []
@@ -199,7 +201,7 @@ def _latent_side(side: Side, n: int, extra=(), what: str = "left") -> tuple[Late
     unary = [u for u in unary if u[1] is not None]
     unary.sort(key=lambda u: (u[1], repr(u[0])))
     binary.sort(key=lambda b: (b[1], b[2], repr(b[0])))
-    return LatentSide(n, unary, binary, side=what), nones, tuple(sorted(c[0] for c in consts))
+    return unary, binary, nones, tuple(sorted(c[0] for c in consts))
 
 
 class PairInstance(NamedTuple):
@@ -214,27 +216,60 @@ class PairInstance(NamedTuple):
     gold: tuple
 
 
+class _Parts(NamedTuple):
+    """One unit before its instance: the test and gold Sides, each side's latent lists
+    (variables, unary, binary triples), the candidate pairs (``None``: all), ``T``, ``G`` and
+    the fixed matches (:class:`PairInstance`)."""
+
+    test: tuple
+    gold: tuple
+    left: tuple
+    right: tuple
+    allowed: frozenset | None
+    test_size: int
+    gold_size: int
+    fixed: int
+
+
 def _fixed(nones0, nones1, c0, c1) -> int:
     return min(1, nones0) * min(1, nones1) + len(set(c0) & set(c1))
 
 
+def _instance(parts: _Parts) -> PairInstance:
+    """The :class:`PairInstance` of ``parts``: the one step down to the latent layer."""
+    inst = LatentInstance.from_sides(LatentSide(*parts.left, side="left"),
+                                     LatentSide(*parts.right, side="right"), parts.allowed)
+    return PairInstance(inst, parts.test_size, parts.gold_size, parts.fixed, parts.test,
+                        parts.gold)
+
+
+def _sentence_parts(test_tree, gold_tree, *, amr=False, use_top=True) -> _Parts:
+    t = side_of(test_tree, amr=amr, use_top=use_top)
+    g = side_of(gold_tree, amr=amr, use_top=use_top)
+    lu, lb, n0, c0 = _side_lists(t)
+    ru, rb, n1, c1 = _side_lists(g)
+    return _Parts((t,), (g,), (len(t.variables), lu, lb), (len(g.variables), ru, rb), None,
+                  t.size, g.size, _fixed(n0, n1, c0, c1))
+
+
 def sentence_instance(test_tree, gold_tree, *, amr=False, use_top=True) -> PairInstance:
     """The instance of one sentence pair."""
-    return instance_of_sides(side_of(test_tree, amr=amr, use_top=use_top),
-                             gold_side(side_of(gold_tree, amr=amr, use_top=use_top)))
+    return _instance(_sentence_parts(test_tree, gold_tree, amr=amr, use_top=use_top))
 
 
 def gold_side(g: Side) -> tuple:
     """A gold sentence's half of :func:`instance_of_sides`, built (and checked) once."""
-    return (g, *_latent_side(g, len(g.variables), what="right"))
+    u, b, nones, consts = _side_lists(g)
+    return (g, LatentSide(len(g.variables), u, b, side="right"), nones, consts)
 
 
 def instance_of_sides(t: Side, gold: tuple) -> PairInstance:
     """The instance of a test :class:`Side` against a gold half (:func:`gold_side`)."""
     g, rt, n1, c1 = gold
-    lt, n0, c0 = _latent_side(t, len(t.variables), what="left")
-    return PairInstance(LatentInstance.from_sides(lt, rt), t.size, g.size,
-                        _fixed(n0, n1, c0, c1), (t,), (g,))
+    u, b, n0, c0 = _side_lists(t)
+    fixed = _fixed(n0, n1, c0, c1)
+    lt = LatentSide(len(t.variables), u, b, side="left")
+    return PairInstance(LatentInstance.from_sides(lt, rt), t.size, g.size, fixed, (t,), (g,))
 
 
 def _doc_triples(doc, names: dict) -> list:
@@ -255,16 +290,24 @@ def _doc_triples(doc, names: dict) -> list:
 def document_instance(test_doc, gold_doc, *, use_top=True, restrict: str = "none"
                       ) -> PairInstance:
     """One instance over every sentence of a document pair (module docstring); ``restrict=
-    "sentence"``: AnCast's candidate space (a variable maps only within its sentence)."""
+    "sentence"``: AnCast's candidate space (a variable maps only within its sentence). The
+    documents must hold as many sentences, each variable defined in one sentence
+    (:func:`~exactalign.io.umr.check_unique_variables`; an :class:`InputError` otherwise)."""
     if len(test_doc.sentences) != len(gold_doc.sentences):
         raise InputError(f"{len(test_doc.sentences)} sentences but {len(gold_doc.sentences)} "
                          f"in {gold_doc.path}",
                          path=test_doc.path)
     from ..io.umr import check_unique_variables
 
+    check_unique_variables(test_doc)
+    check_unique_variables(gold_doc)
+    return _instance(_document_parts(test_doc, gold_doc, use_top=use_top, restrict=restrict))
+
+
+def _document_parts(test_doc, gold_doc, *, use_top=True, restrict: str = "none") -> _Parts:
+    """:func:`document_instance`'s parts, of documents already checked."""
     sides = []
     for doc in (test_doc, gold_doc):
-        check_unique_variables(doc)
         names: dict = {}
         ss, off = [], 0
         for s in doc.sentences:
@@ -272,15 +315,13 @@ def document_instance(test_doc, gold_doc, *, use_top=True, restrict: str = "none
             ss.append(side)
             off += len(side.variables)
         sides.append((ss, off, _doc_triples(doc, names)))
-    lefts = []
-    for (ss, n, docs), what in zip(sides, ("left", "right"), strict=True):
+    lists = []
+    for ss, n, docs in sides:
         merged = Side(tuple(v for s in ss for v in s.variables),
                       tuple(c for s in ss for c in s.concepts),
                       frozenset(t for s in ss for t in s.triples), 0)
-        lefts.append((_latent_side(merged, n, extra=docs, what=what), merged,
-                      sum(s.size for s in ss) + len(docs)))
-    (lt, n0, c0), _, tsize = lefts[0]
-    (rt, n1, c1), _, gsize = lefts[1]
+        lists.append((n, _side_lists(merged, extra=docs), sum(s.size for s in ss) + len(docs)))
+    (n0, (lu, lb, _, c0), tsize), (n1, (ru, rb, _, c1), gsize) = lists
     allowed = None
     if restrict == "sentence":
         allowed = frozenset((i, j) for a, b in zip(sides[0][0], sides[1][0], strict=True)
@@ -290,8 +331,8 @@ def document_instance(test_doc, gold_doc, *, use_top=True, restrict: str = "none
     nones = sum(min(1, int(None in a.triples)) * min(1, int(None in b.triples))
                 for a, b in zip(sides[0][0], sides[1][0], strict=True))
     fixed = nones + len(set(c0) & set(c1))
-    return PairInstance(LatentInstance.from_sides(lt, rt, allowed), tsize, gsize, fixed,
-                        tuple(sides[0][0]), tuple(sides[1][0]))
+    return _Parts(tuple(sides[0][0]), tuple(sides[1][0]), (n0, lu, lb), (n1, ru, rb), allowed,
+                  tsize, gsize, fixed)
 
 
 def f_score(m: float, t: float, g: float) -> tuple[float, float, float]:
@@ -348,38 +389,46 @@ def _name_index(sides) -> dict:
     return out
 
 
-def _ancast_counts(pi: PairInstance, sents, check: bool = True) -> tuple:
-    """The matched counts under AnCast's mapping of the sentences ``sents``
-    (:class:`~exactalign.metrics.umr_peer.AncastSentence`): test-to-gold, gold-to-test, and the
-    variables AnCast counted twice. A one-to-one mapping is counted from our triples, and must
-    equal AnCast's own count (a :class:`~exactalign.core.errors.VerificationError` otherwise)
-    -- but for one residual, explained: when AnCast withdraws an anchor in a later round of
-    broadcasting, the variable keeps the count its anchoring added and is counted again when it
-    is matched afresh (``iterate_anchor_and_match`` deletes the pair, not its count), so its
-    totals exceed ours by the same number ``d`` on both sides and its matched count by at most
-    ``d``. Ours is the objective under its final mapping; ``d`` is reported."""
-    from ..core.errors import VerificationError
-
-    n0, n1 = _name_index(pi.test), _name_index(pi.gold)
+def _ancast_rows(test_sides, gold_sides, sents) -> list | None:
+    """AnCast's mapping of the sentences ``sents``
+    (:class:`~exactalign.metrics.umr_peer.AncastSentence`) as sorted rows (test, gold) of the
+    unit's variables (its Sides ``test_sides``, ``gold_sides``); ``None`` when it is not
+    one-to-one (AnCast's anchors by alignment can pair one variable twice)."""
+    n0, n1 = _name_index(test_sides), _name_index(gold_sides)
     rows, inverse = [], True
     for a in sents:
         for k, v in a.map01.items():
             inverse &= a.map10.get(v) == k
             rows.append((n0[k], n1[v]))
         inverse &= len(a.map01) == len(a.map10)
-    if not inverse:  # AnCast's anchors by alignment can pair one variable twice
+    return sorted(rows) if inverse else None
+
+
+def _ancast_check(sents, m, test_size: int, gold_size: int, check: bool = True) -> tuple:
+    """The matched counts under AnCast's mapping of the sentences ``sents``: test-to-gold,
+    gold-to-test, and the variables AnCast counted twice. ``m``: the count of its mapping
+    (:func:`_ancast_rows`) on our triples (:func:`count_under`), ``None`` when the mapping is
+    not one-to-one (AnCast's own counts are taken then). The count must equal AnCast's own (a
+    :class:`~exactalign.core.errors.VerificationError` otherwise) -- but for one residual,
+    explained: when AnCast withdraws an anchor in a later round of broadcasting, the variable
+    keeps the count its anchoring added and is counted again when it is matched afresh
+    (``iterate_anchor_and_match`` deletes the pair, not its count), so its totals exceed ours
+    by the same number ``d`` on both sides and its matched count by at most ``d``. Ours is the
+    objective under its final mapping; ``d`` is reported."""
+    from ..core.errors import VerificationError
+
+    if m is None:
         return sum(a.matched01 for a in sents), sum(a.matched10 for a in sents), 0
-    m = count_under(pi, sorted(rows))
     twice = 0
     if check and len(sents) == 1:
         a = sents[0]
-        twice = int(a.total01 - pi.test_size)
-        explained = (twice >= 0 and a.total10 - pi.gold_size == twice
+        twice = int(a.total01 - test_size)
+        explained = (twice >= 0 and a.total10 - gold_size == twice
                      and a.matched01 == a.matched10 and 0 <= a.matched01 - m <= twice)
         if not explained:
             raise VerificationError(f"sentence {a.index}: AnCast counts {a.matched01:g} of "
                                     f"{a.total01:g} / {a.total10:g} under its mapping, our "
-                                    f"triples {m} of {pi.test_size} / {pi.gold_size}")
+                                    f"triples {m} of {test_size} / {gold_size}")
     return float(m), float(m), twice
 
 
@@ -400,6 +449,31 @@ class UmrReport(NamedTuple):
     lr: dict = {}
     #: the sums behind :attr:`lr`: (precision score, test count, recall score, gold count)
     lr_counts: dict = {}
+    #: what the command shows, built once by :func:`report` (the command only formats it):
+    #: the methods shown (``ancast`` left out when AnCast failed)
+    shown: tuple = ()
+    #: per method shown, its micro P/R/F with ``counts`` (``matched``, ``test_triples``,
+    #: ``gold_triples``); per LR score, ``lr/METHOD``: its P/R/F (the JSON ``overall``)
+    overall: dict = {}
+    #: per exact method shown, the units proven optimal
+    proven_units: dict = {}
+    #: per exact method shown, the F of the summed bounds when some unit is not proven
+    bound_f1: dict = {}
+    #: AnCast's printed numbers as P/R/F objects (``sent``; ``modal``, ``temporal``,
+    #: ``coref``, ``comp``: F only)
+    printed: dict = {}
+    #: with ``exact`` and ``ancast`` shown: the units where AnCast's mapping is below the
+    #: optimum, the triples it misses and the F1 points it loses (else ``None``)
+    below_units: int | None = None
+    short: float | None = None
+    f1_points: float | None = None
+    #: the variables AnCast counted twice: their sum, and the units where it did
+    twice: tuple = (0, 0)
+    #: per exact method shown, the corpus solve (the units' results combined)
+    solves: dict = {}
+    #: one row per unit: ``id``, ``scores`` per method, ``line``, ``solves``,
+    #: ``fixed_matches``, ``ancast_counted_twice``
+    documents: tuple = ()
 
     def totals(self, method: str) -> tuple[float, int, int]:
         """Summed (matched, test, gold) over the units (AnCast's micro average)."""
@@ -449,7 +523,8 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
     and the exact optimum, are the same."""
     import time
 
-    from ..io.umr import read_pair
+    from ..io.umr import check_unique_variables, document_starts, read_pair, split_documents
+    from ..problems.latent.matches import count_matches, mapping_rows
     from .smatch import exact_results
     from .umr_lr import micro_f
 
@@ -457,30 +532,90 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
         raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(METHODS))
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}; choose one of " + ", ".join(SCOPES))
+    # the files read first; at doc scope a document per run of sentence numbers (a file may
+    # hold several), each checked
     td, gd = read_pair(test_path, gold_path)
     if scope == "doc" and td.amr:
         raise InputError("--scope doc needs UMR files (sections '# sentence level graph:', "
                          "'# document level annotation:'), not AMR", path=td.path)
-    warnings = tuple(str(w) for w in td.warnings + gd.warnings)
-    times: dict = {}
-    t0 = time.perf_counter()
-    if scope == "snt":
-        pis = [sentence_instance(a.tree, b.tree, amr=td.amr, use_top=use_smatch_top)
-               for a, b in zip(td.sentences, gd.sentences, strict=True)]
-        restricted = None
-        lines = [s.line for s in td.sentences]
-    else:  # a document per run of sentence numbers (a file may hold several)
-        from ..io.umr import document_starts, split_documents
-
+    starts, docs = list(range(len(td.sentences))), []
+    if scope == "doc":
         starts = document_starts(td, gd)
         docs = list(zip(split_documents(td, starts), split_documents(gd, starts),
                         strict=True))
-        pis = [document_instance(a, b, use_top=use_smatch_top) for a, b in docs]
-        restricted = [document_instance(a, b, use_top=use_smatch_top, restrict="sentence")
-                      for a, b in docs]
+        for a, b in docs:
+            check_unique_variables(a)
+            check_unique_variables(b)
+    warnings = tuple(str(w) for w in td.warnings + gd.warnings)
+    # AnCast on the files, then every unit's parts, AnCast's mappings on them and its LR score
+    printed, failure, by_index, ancast_time = {}, None, None, None
+    if method in ("ancast", "both"):
+        from .umr_peer import available, run_ancast
+
+        if not available():
+            failure = "AnCast is not installed (pip install 'exactalign[peers]')"
+        else:
+            run = run_ancast(test_path, gold_path, scope=scope,
+                             data_format="amr" if td.amr else "umr",
+                             use_alignment=use_alignment, allow_reify=allow_reify,
+                             use_smatch_top=use_smatch_top)
+            ancast_time = run.wall_time
+            printed, failure = run.printed, run.failure
+            if failure is None:
+                by_index = {a.index: a for a in run.sentences}
+    t0 = time.perf_counter()
+    if scope == "snt":
+        parts = [_sentence_parts(a.tree, b.tree, amr=td.amr, use_top=use_smatch_top)
+                 for a, b in zip(td.sentences, gd.sentences, strict=True)]
+        lines = [s.line for s in td.sentences]
+        units_of = parts  # the units AnCast's mapping is counted on
+    else:
+        parts = [_document_parts(a, b, use_top=use_smatch_top) for a, b in docs]
+        units_of = [_document_parts(a, b, use_top=use_smatch_top, restrict="sentence")
+                    for a, b in docs]
         lines = [a.sentences[0].line if a.sentences else 0 for a, _ in docs]
-    times["read"] = time.perf_counter() - t0
-    ex = exs = [None] * len(pis)
+    todo = parts + (units_of if scope == "doc" else [])  # the parts to instantiate
+    n = len(parts)
+    an, anf, twice = [None] * n, [None] * n, [0] * n
+    jobs = []  # (unit, position in todo, AnCast's sentences, kind), counted below
+    lr_ancast = None
+    if by_index is not None:
+        for k, (start, p) in enumerate(zip(starts, units_of, strict=True)):
+            sents = [by_index[i] for i in range(start + 1, start + 1 + len(p.test))
+                     if i in by_index]
+            if scope == "snt" and not sents:  # AnCast skipped it (it could not parse it)
+                an[k] = (float(p.fixed), float(p.fixed))
+            elif scope == "snt":
+                anf[k] = sents[0].smatch_f
+                jobs.append((k, k, sents, "unit"))
+            else:  # each sentence's count checked against AnCast's, the document's counted
+                for a in sents:
+                    todo.append(_sentence_parts(td.sentences[a.index - 1].tree,
+                                                gd.sentences[a.index - 1].tree,
+                                                use_top=use_smatch_top))
+                    jobs.append((k, len(todo) - 1, [a], "sentence"))
+                jobs.append((k, n + k, sents, "document"))
+        maps = []
+        for start, p in zip(starts, units_of, strict=True):
+            sents = [by_index[i] for i in range(start + 1, start + 1 + len(p.test))
+                     if i in by_index]
+            n0, n1 = _name_index(p.test), _name_index(p.gold)
+            maps.append({n0[i]: n1[v] for a in sents for i, v in a.map01.items()})
+        lr_ancast = lr_sums(units_of, maps)  # ours under AnCast's mapping: its printed number
+    rows = [_ancast_rows(todo[i].test, todo[i].gold, sents) for _, i, sents, _ in jobs]
+    # the one step down: every instance, and AnCast's mappings counted on theirs
+    insts = [LatentInstance.from_sides(LatentSide(*p.left, side="left"),
+                                       LatentSide(*p.right, side="right"), p.allowed)
+             for p in todo]
+    matched = [None if r is None else count_matches(insts[i], mapping_rows(r)) + todo[i].fixed
+               for (_, i, _, _), r in zip(jobs, rows, strict=True)]
+    times: dict = {"read": time.perf_counter() - t0}
+    # back up: the solves, AnCast's counts checked, the LR scores, the report
+    pis = [PairInstance(inst, p.test_size, p.gold_size, p.fixed, p.test, p.gold)
+           for inst, p in zip(insts, todo, strict=True)]
+    restricted = pis[n:2 * n] if scope == "doc" else None
+    pis = pis[:n]
+    ex = exs = [None] * n
     if method in ("exact", "both"):
         t0 = time.perf_counter()
         # a document's unrestricted instance is large (the pilot's six English documents:
@@ -496,42 +631,14 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
             exs = exact_results([p.instance for p in restricted], time_limit=time_limit,
                                 seed=seed, backend=backend, linking="aggregated", bnb_work=None)
             times["exact_sentence"] = time.perf_counter() - t0
-    an = [None] * len(pis)
-    anf = [None] * len(pis)
-    twice = [0] * len(pis)
-    printed, failure = {}, None
-    if method in ("ancast", "both"):
-        from .umr_peer import available, run_ancast
-
-        if not available():
-            failure = "AnCast is not installed (pip install 'exactalign[peers]')"
-        else:
-            run = run_ancast(test_path, gold_path, scope=scope,
-                             data_format="amr" if td.amr else "umr",
-                             use_alignment=use_alignment, allow_reify=allow_reify,
-                             use_smatch_top=use_smatch_top)
-            times["ancast"] = run.wall_time
-            printed, failure = run.printed, run.failure
-            if failure is None:
-                by_index = {a.index: a for a in run.sentences}
-                if scope == "snt":
-                    for k, pi in enumerate(pis):
-                        a = by_index.get(k + 1)
-                        if a is None:  # AnCast skipped the sentence (it could not parse it)
-                            an[k] = (float(pi.fixed), float(pi.fixed))
-                            continue
-                        m01, m10, twice[k] = _ancast_counts(pi, [a])
-                        an[k] = (m01, m10)
-                        anf[k] = a.smatch_f
-                else:
-                    for d, (start, pi) in enumerate(zip(starts, restricted, strict=True)):
-                        sents = [by_index[k] for k in range(start + 1, start + 1 +
-                                                            len(pi.test)) if k in by_index]
-                        for a in sents:  # each sentence's count checked against AnCast's
-                            twice[d] += _ancast_counts(sentence_instance(
-                                td.sentences[a.index - 1].tree, gd.sentences[a.index - 1].tree,
-                                use_top=use_smatch_top), [a])[2]
-                        an[d] = _ancast_counts(pi, sents, check=False)[:2]
+    if ancast_time is not None:
+        times["ancast"] = ancast_time
+    for (k, i, sents, kind), m in zip(jobs, matched, strict=True):
+        m01, m10, tw = _ancast_check(sents, m, todo[i].test_size, todo[i].gold_size,
+                                     check=kind != "document")
+        if kind != "sentence":
+            an[k] = (m01, m10)
+        twice[k] += tw
     units = tuple(UnitScore(k, lines[k], pi.test_size, pi.gold_size, pi.fixed, ex[k], exs[k],
                             an[k], anf[k], twice[k]) for k, pi in enumerate(pis))
     lr_counts: dict = {}
@@ -540,22 +647,82 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
         sides = pis if scope == "snt" else restricted
         lr_counts["exact" if scope == "snt" else "exact_sentence"] = lr_sums(
             sides, [{int(a): int(b) for a, b in r.alignment} for r in sol])
-    if printed and failure is None:  # ours under AnCast's mapping: its printed number again
-        maps = []
-        units_of = pis if scope == "snt" else restricted
-        first = list(range(len(pis))) if scope == "snt" else starts
-        for pi, start in zip(units_of, first, strict=True):
-            sents = [by_index[k] for k in range(start + 1, start + 1 + len(pi.test))
-                     if k in by_index]
-            n0, n1 = _name_index(pi.test), _name_index(pi.gold)
-            maps.append({n0[k]: n1[v] for a in sents for k, v in a.map01.items()})
-        lr_counts["ancast"] = lr_sums(units_of, maps)
+    if printed and failure is None:
+        lr_counts["ancast"] = lr_ancast
     methods = {"exact": ("exact",), "ancast": ("ancast",), "both": ("exact", "ancast")}[method]
     if scope == "doc" and method != "ancast":
         methods = ("exact", "exact_sentence") + methods[1:]
-    return UmrReport(str(test_path), str(gold_path), scope, methods, units, printed, failure,
-                     times, warnings, {m: micro_f([c]) for m, c in lr_counts.items()},
-                     lr_counts)
+    return report(UmrReport(str(test_path), str(gold_path), scope, methods, units, printed,
+                            failure, times, warnings,
+                            {m: micro_f([c]) for m, c in lr_counts.items()}, lr_counts))
+
+
+def _prf(p, r, f, counts=None) -> dict:
+    out = prf_dict(r, p, f, PRECISION_FIRST)
+    if counts is not None:
+        out["counts"] = counts
+    return out
+
+
+def _counts(mt, t, g) -> dict:
+    return {"matched": mt, "test_triples": t, "gold_triples": g}
+
+
+def report(rep: UmrReport) -> UmrReport:
+    """``rep`` (its units scored) with what the command shows filled in (:class:`UmrReport`'s
+    fields from :attr:`~UmrReport.shown` on): the summaries first, then the units' rows and
+    the corpus solves."""
+    from ..core.result import combine_results
+
+    failed = rep.ancast_failure is not None
+    shown = tuple(m for m in rep.methods if not (m == "ancast" and failed))
+    exact = [m for m in shown if m != "ancast"]
+    n = len(rep.units)
+    overall = {}
+    for m in shown:
+        p, r, f = rep.scores(m)
+        overall[m] = _prf(p, r, f, _counts(*rep.totals(m)))
+    for m, (p, r, f) in rep.lr.items():
+        overall[f"lr/{m}"] = _prf(p, r, f)
+    proven = {m: rep.proven(m) for m in exact}
+    bound_f1 = {m: rep.bound_f(m) if proven[m] < n else None for m in exact}
+    printed = {}
+    if rep.ancast_printed:
+        ps, rs, fs = rep.ancast_printed["sent"]
+        printed["sent"] = _prf(ps, rs, fs)
+        for key in ("modal", "temporal", "coref", "comp"):
+            if key in rep.ancast_printed:
+                printed[key] = _prf(None, None, rep.ancast_printed[key])
+    below = short = points = None
+    if "exact" in shown and "ancast" in shown:
+        below = rep.below()
+        short = rep.totals("exact")[0] - rep.totals("ancast")[0]
+        points = 100 * (rep.scores("exact")[2] - rep.scores("ancast")[2])
+    twice = [u.ancast_twice for u in rep.units if u.ancast_twice]
+    cells = []
+    for u in rep.units:
+        scores = {}
+        for m in shown:
+            mt = u.matched(m)
+            if mt is not None:
+                p, r, f = f_score(mt, u.test_size, u.gold_size)
+                scores[m] = _prf(p, r, f, _counts(mt, u.test_size, u.gold_size))
+        cells.append(scores)
+    # what goes down to the solvers' layer last: the units' and the corpus's solves
+    docs = []
+    for u, scores in zip(rep.units, cells, strict=True):
+        usolves = {}
+        for m in scores:
+            res = u.exact if m == "exact" else u.exact_sentence if m != "ancast" else None
+            if res is not None:
+                usolves[m] = res.to_dict()
+        docs.append({"id": u.index, "scores": scores, "line": u.line, "solves": usolves,
+                     "fixed_matches": u.fixed, "ancast_counted_twice": u.ancast_twice})
+    solves = {m: combine_results([u.exact if m == "exact" else u.exact_sentence
+                                  for u in rep.units], m).to_dict() for m in exact}
+    return rep._replace(shown=shown, overall=overall, proven_units=proven, bound_f1=bound_f1,
+                        printed=printed, below_units=below, short=short, f1_points=points,
+                        twice=(sum(twice), len(twice)), solves=solves, documents=tuple(docs))
 
 
 def lr_sums(instances, mappings) -> tuple[float, int, float, int]:

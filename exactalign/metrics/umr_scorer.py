@@ -66,7 +66,7 @@ class UmrScorer:
         import time
 
         from .smatch import exact_results
-        from .umr import lr_sums
+        from .umr import lr_sums, report
         from .umr_lr import micro_f
 
         predictions = list(predictions)
@@ -80,6 +80,6 @@ class UmrScorer:
         units = tuple(UnitScore(k, 0, p.test_size, p.gold_size, p.fixed, r)
                       for k, (p, r) in enumerate(zip(pis, ex, strict=True)))
         counts = {"exact": lr_sums(pis, [{int(a): int(b) for a, b in r.alignment} for r in ex])}
-        return UmrReport("<predictions>", "<references>", "snt", ("exact",), units, {}, None,
-                         {"exact": time.perf_counter() - t0}, (),
-                         {m: micro_f([c]) for m, c in counts.items()}, counts)
+        return report(UmrReport("<predictions>", "<references>", "snt", ("exact",), units, {},
+                                None, {"exact": time.perf_counter() - t0}, (),
+                                {m: micro_f([c]) for m, c in counts.items()}, counts))

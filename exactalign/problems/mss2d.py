@@ -381,37 +381,41 @@ def solve(inst: Mss2dInstance, method: str = "bnb", *, incumbent=None, bound: fl
         raise ValueError(f"unknown method {method!r} for the 2D-MSS; choose one of "
                          + ", ".join(METHODS))
     t0 = time.perf_counter()
+    # each method's own work first, the Result it comes to last
     if method == "brute":
         _, al = brute_force(inst)
         obj = check(inst, al)
-        return Result(Status.OPTIMAL, obj, obj, al, method, time.perf_counter() - t0)
-    if method == "bnb":
+        val, top, nodes, proven, details = obj, obj, None, True, None
+    elif method == "bnb":
         al, val, top, nodes, proven = bnb(inst, incumbent, time_limit=time_limit)
         obj = check(inst, al)
-        if not close(obj, val):
-            raise InfeasibleAlignmentError(f"branch and bound: its value {val!r} differs from "
-                                           f"its alignment's recomputed {obj!r}")
-        if bound is not None:
-            top = min(top, max(bound, obj))
-        top = max(top, obj)
-        status = Status.OPTIMAL if proven and close(obj, top) else Status.TIME_LIMIT
-        return Result(status, obj, top, al, method, time.perf_counter() - t0, nodes=nodes,
-                      details={"algorithm": "branch and bound over column alignments, "
-                                            "row DP bound"})
-    built = ilp_model(inst)
-    options = SolveOptions(time_limit=time_limit, seed=seed)
-    out = solve_model(built.model, backend, options)
-    res = verified_result(out, built.model, decode=lambda x: _decode(built, x),
-                          check=lambda al: check(inst, al), method=method, seed=seed,
-                          details={"rows": built.model.num_rows, "cols": built.model.num_vars})
-    if res.status in (Status.TIME_LIMIT, Status.FEASIBLE):
-        # stopped early: keep the given incumbent when the solver has none (or a worse one),
-        # and the given bound when it has none (or a looser one)
+        details = {"algorithm": "branch and bound over column alignments, row DP bound"}
+    else:
+        given = None  # the incumbent, counted: the answer of a solve stopped without one
         if incumbent is not None:
             al = tuple(np.asarray(a, dtype=np.int64).reshape(-1, 2) for a in incumbent)
-            obj = check(inst, al)
-            if res.objective is None or obj > res.objective:
-                res = res.replace(objective=obj, alignment=al)
-        if bound is not None and (res.bound is None or bound < res.bound):
-            res = res.replace(bound=max(bound, res.objective or 0.0))
-    return res.replace(wall_time=time.perf_counter() - t0)
+            given = (al, check(inst, al))
+        built = ilp_model(inst)
+        options = SolveOptions(time_limit=time_limit, seed=seed)
+        out = solve_model(built.model, backend, options)
+        res = verified_result(out, built.model, decode=lambda x: _decode(built, x),
+                              check=lambda al: check(inst, al), method=method, seed=seed,
+                              details={"rows": built.model.num_rows,
+                                       "cols": built.model.num_vars})
+        if res.status in (Status.TIME_LIMIT, Status.FEASIBLE):
+            # stopped early: keep the given incumbent when the solver has none (or a worse
+            # one), and the given bound when it has none (or a looser one)
+            if given is not None and (res.objective is None or given[1] > res.objective):
+                res = res.replace(objective=given[1], alignment=given[0])
+            if bound is not None and (res.bound is None or bound < res.bound):
+                res = res.replace(bound=max(bound, res.objective or 0.0))
+        return res.replace(wall_time=time.perf_counter() - t0)
+    if not close(obj, val):
+        raise InfeasibleAlignmentError(f"branch and bound: its value {val!r} differs from "
+                                       f"its alignment's recomputed {obj!r}")
+    if bound is not None:
+        top = min(top, max(bound, obj))
+    top = max(top, obj)
+    status = Status.OPTIMAL if proven and close(obj, top) else Status.TIME_LIMIT
+    return Result(status, obj, top, al, method, time.perf_counter() - t0, nodes=nodes,
+                  details=details)
