@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from ..metrics.aggregation import PRECISION_FIRST, prf_dict
+from ..metrics.aggregation import PRECISION_FIRST, prf_counts_dict
 
 
 def solve_options(args: argparse.Namespace) -> dict:
@@ -47,10 +47,7 @@ def prf(recall: float | None, precision: float | None, f1: float | None,
     """The JSON object every P/R/F is written as (non-finite numbers become ``null``): the
     shared :func:`~exactalign.metrics.aggregation.prf_dict`, keys ``precision``, ``recall``,
     ``f1`` (the output schema's ``prf``), with ``counts`` when given."""
-    out = prf_dict(recall, precision, f1, PRECISION_FIRST)
-    if counts is not None:
-        out["counts"] = counts
-    return out
+    return prf_counts_dict(precision, recall, f1, counts)
 
 
 def prf_of(score, counts: bool | dict = True, f1: float | None = None) -> dict:

@@ -57,6 +57,16 @@ def prf_dict(recall: float | None, precision: float | None, f1: float | None,
     return {k: json_number(values[k]) for k in order}
 
 
+def prf_counts_dict(precision: float | None, recall: float | None, f1: float | None,
+                    counts: dict | None = None) -> dict:
+    """:func:`prf_dict` in :data:`PRECISION_FIRST` order, with ``counts`` when given: the
+    ``prf`` object of the JSON output (the reports of UMR, DRS and the command line's own)."""
+    out = prf_dict(recall, precision, f1, PRECISION_FIRST)
+    if counts is not None:
+        out["counts"] = counts
+    return out
+
+
 _FIELDS = ("recall_num", "recall_den", "precision_num", "precision_den")
 
 

@@ -27,7 +27,7 @@ import time
 from typing import NamedTuple
 
 from ..core.errors import InputError, VerificationError
-from .aggregation import PRECISION_FIRST, prf_dict
+from .aggregation import prf_counts_dict
 from .drs import (
     DEFAULT_OPTIONS,
     SIGNATURE_OPTIONS,
@@ -206,13 +206,6 @@ def score_drss(pred, gold, *, method: str = "both", restarts: int = DEFAULT_REST
                             digits, ill_mode, dict(ill or {}), pairs, wall, tuple(warnings)))
 
 
-def _prf(p, r, f, counts=None) -> dict:
-    out = prf_dict(r, p, f, PRECISION_FIRST)
-    if counts is not None:
-        out["counts"] = counts
-    return out
-
-
 def _counts(mt, t, g) -> dict:
     return {"matched": mt, "produced": t, "gold": g}
 
@@ -224,7 +217,7 @@ def report(rep: DrsReport) -> DrsReport:
     from ..core.result import combine_results
 
     methods = rep.methods
-    overall = {m: _prf(*rep.scores(m), _counts(*rep.totals(m))) for m in methods}
+    overall = {m: prf_counts_dict(*rep.scores(m), _counts(*rep.totals(m))) for m in methods}
     proven = bound_f1 = None
     if "exact" in methods:
         proven = rep.proven()
@@ -236,7 +229,7 @@ def report(rep: DrsReport) -> DrsReport:
     if "counter" in methods:
         runs = tuple(rep.run_scores())
         counter = {"restarts": rep.restarts, "smart": rep.smart,
-                   "runs": [_prf(p, r, f) for p, r, f in runs],
+                   "runs": [prf_counts_dict(p, r, f) for p, r, f in runs],
                    "below": None, "short": None, "f1_points": None}
         if "exact" in methods:
             counter["below"] = rep.below()
@@ -244,7 +237,7 @@ def report(rep: DrsReport) -> DrsReport:
             counter["f1_points"] = 100 * (rep.scores("exact")[2] - rep.scores("counter")[2])
         if rep.runs > 1:
             average = tuple(sum(s[i] for s in runs) / len(runs) for i in range(3))
-    cells = [{m: _prf(*rep.pair_scores(pair, m),
+    cells = [{m: prf_counts_dict(*rep.pair_scores(pair, m),
                       _counts(pair.matched(m), pair.produced, pair.gold)) for m in methods}
              for pair in rep.pairs]
     # what goes down to the solvers' layer last: the pairs' and the corpus's solves

@@ -52,7 +52,7 @@ from typing import NamedTuple
 
 from ..core.errors import InputError
 from ..problems.latent.instance import LatentInstance, LatentSide
-from .aggregation import PRECISION_FIRST, prf_dict
+from .aggregation import prf_counts_dict
 
 _SENSE = re.compile(r"-[0-9]{2}")
 _UMR_VAR = re.compile(r"s[0-9]+[a-z]+[0-9]*")
@@ -657,13 +657,6 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
                             {m: micro_f([c]) for m, c in lr_counts.items()}, lr_counts))
 
 
-def _prf(p, r, f, counts=None) -> dict:
-    out = prf_dict(r, p, f, PRECISION_FIRST)
-    if counts is not None:
-        out["counts"] = counts
-    return out
-
-
 def _counts(mt, t, g) -> dict:
     return {"matched": mt, "test_triples": t, "gold_triples": g}
 
@@ -681,18 +674,18 @@ def report(rep: UmrReport) -> UmrReport:
     overall = {}
     for m in shown:
         p, r, f = rep.scores(m)
-        overall[m] = _prf(p, r, f, _counts(*rep.totals(m)))
+        overall[m] = prf_counts_dict(p, r, f, _counts(*rep.totals(m)))
     for m, (p, r, f) in rep.lr.items():
-        overall[f"lr/{m}"] = _prf(p, r, f)
+        overall[f"lr/{m}"] = prf_counts_dict(p, r, f)
     proven = {m: rep.proven(m) for m in exact}
     bound_f1 = {m: rep.bound_f(m) if proven[m] < n else None for m in exact}
     printed = {}
     if rep.ancast_printed:
         ps, rs, fs = rep.ancast_printed["sent"]
-        printed["sent"] = _prf(ps, rs, fs)
+        printed["sent"] = prf_counts_dict(ps, rs, fs)
         for key in ("modal", "temporal", "coref", "comp"):
             if key in rep.ancast_printed:
-                printed[key] = _prf(None, None, rep.ancast_printed[key])
+                printed[key] = prf_counts_dict(None, None, rep.ancast_printed[key])
     below = short = points = None
     if "exact" in shown and "ancast" in shown:
         below = rep.below()
@@ -706,7 +699,7 @@ def report(rep: UmrReport) -> UmrReport:
             mt = u.matched(m)
             if mt is not None:
                 p, r, f = f_score(mt, u.test_size, u.gold_size)
-                scores[m] = _prf(p, r, f, _counts(mt, u.test_size, u.gold_size))
+                scores[m] = prf_counts_dict(p, r, f, _counts(mt, u.test_size, u.gold_size))
         cells.append(scores)
     # what goes down to the solvers' layer last: the units' and the corpus's solves
     docs = []
