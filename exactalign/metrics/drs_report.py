@@ -178,7 +178,17 @@ def score_drss(pred, gold, *, method: str = "both", restarts: int = DEFAULT_REST
             sides.append((counter_drs(p, options, sense_map), counter_drs(g, options, sense_map)))
         except ValueError as e:
             raise InputError(f"DRS {n + 1}: {e}", path=paths[0]) from None
-    prep = time.perf_counter() - t0
+    return _score_sides(sides, time.perf_counter() - t0, methods, restarts=restarts, seed=seed,
+                        smart=smart, runs=runs, options=options, digits=digits,
+                        time_limit=time_limit, backend=backend, lines=lines, paths=paths,
+                        ill_mode=ill_mode, ill=ill, warnings=warnings)
+
+
+def _score_sides(sides, prep: float, methods: tuple, *, restarts, seed, smart, runs, options,
+                 digits, time_limit, backend, lines, paths, ill_mode, ill,
+                 warnings) -> DrsReport:
+    """:func:`score_drss` on the pairs' Counter clause lists (``prep``: the seconds their
+    building took, counted in every method's time)."""
     wall = {}
     exact = [None] * len(sides)
     insts = None
@@ -204,6 +214,67 @@ def score_drss(pred, gold, *, method: str = "both", restarts: int = DEFAULT_REST
                   for n, (a, b) in enumerate(sides))
     return report(DrsReport(paths[0], paths[1], methods, options, restarts, seed, smart, runs,
                             digits, ill_mode, dict(ill or {}), pairs, wall, tuple(warnings)))
+
+
+class DrsScorer:
+    """DRS scoring inside a training or tuning loop: the gold DRSs' Counter clause lists
+    (operators, concept normalisation, types) built once, predictions scored against them again
+    and again; :meth:`score` returns what :func:`score_drss` returns on the same pairs and
+    options (the hill-climbing's generator seeded afresh at every call, as there).
+
+        >>> from exactalign.metrics.drs_report import DrsScorer
+        >>> gold = [[("b1", "REF", "x1"), ("b1", "dog", '"n.01"', "x1")],
+        ...         [("b1", "REF", "e1"), ("b1", "run", '"v.01"', "e1")]]
+        >>> scorer = DrsScorer(gold, method="exact")
+        >>> rep = scorer.score([[("b1", "REF", "x1"), ("b1", "cat", '"n.01"', "x1")]],
+        ...                    indices=[0])
+        >>> rep.totals("exact"), rep.pairs[0].exact.status.value
+        ((0.0, 1, 1), 'optimal')
+
+    ``references``: the gold DRSs, each a list of clauses (tuples of string fields as Counter
+    splits a line). The options are :func:`score_drss`'s and fixed for the scorer's life."""
+
+    def __init__(self, references, *, method: str = "both", restarts: int = DEFAULT_RESTARTS,
+                 seed: int = 0, smart: bool = True, runs: int = 1,
+                 options: CounterOptions | None = None, sense_map=None, digits: int = 4,
+                 time_limit: float | None = None, backend: str = "highs"):
+        self.methods = _check_method(method)
+        if restarts < 1 or runs < 1:
+            raise ValueError("restarts and runs must be at least 1")
+        self.options = SIGNATURE_OPTIONS if options is None else options
+        self.sense_map = sense_map
+        self._kw = {"restarts": restarts, "seed": seed, "smart": smart, "runs": runs,
+                    "options": self.options, "digits": digits, "time_limit": time_limit,
+                    "backend": backend}
+        self._gold = []
+        for n, g in enumerate(references):
+            try:
+                self._gold.append(counter_drs(g, self.options, sense_map))
+            except ValueError as e:
+                raise InputError(f"gold DRS {n + 1}: {e}") from None
+
+    def __len__(self) -> int:
+        return len(self._gold)
+
+    def score(self, predictions, indices=None) -> DrsReport:
+        """The :class:`DrsReport` of ``predictions`` against the gold DRSs ``indices`` (default
+        the first ``len(predictions)``, in order)."""
+        predictions = list(predictions)
+        indices = list(range(len(predictions))) if indices is None else list(indices)
+        if len(indices) != len(predictions):
+            raise ValueError(f"{len(predictions)} predictions but {len(indices)} indices")
+        t0 = time.perf_counter()
+        sides = []
+        for n, (p, k) in enumerate(zip(predictions, indices, strict=True)):
+            if not 0 <= k < len(self._gold):
+                raise IndexError(f"gold DRS {k} out of range (0..{len(self._gold) - 1})")
+            try:
+                sides.append((counter_drs(p, self.options, self.sense_map), self._gold[k]))
+            except ValueError as e:
+                raise InputError(f"DRS {n + 1}: {e}") from None
+        return _score_sides(sides, time.perf_counter() - t0, self.methods, lines=None,
+                            paths=(None, None), ill_mode="score", ill=None, warnings=(),
+                            **self._kw)
 
 
 def _counts(mt, t, g) -> dict:
