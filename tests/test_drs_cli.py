@@ -24,13 +24,13 @@ def test_text_both_methods_and_ms_rows(tmp_path, capsys):
     p, r, f = counter_f(5, 7, 7)
     assert lines[0] == (f"[exact] P {p} R {r} F {f} (5 of 7 produced / 7 gold clauses matched); "
                         "2/2 DRS pairs proven optimal")
-    assert lines[1].startswith(f"[counter] P {p} R {r} F {f} (5 of 7 produced")
+    assert lines[1].startswith(f"[hillclimb] P {p} R {r} F {f} (5 of 7 produced")
     assert lines[1].endswith("-r 20, seed 0")
     assert lines[2] == ("Counter's mapping is below the optimum on 0 of 2 DRS pairs, 0 clauses, "
                         "0.00 F1 points")
     # DRS 1: the role and the sense are wrong (REF clauses left out): 2 of 4
     assert lines[3] == ("DRS 1 (line 1): produced 4 gold 4; exact 2 P 0.5 R 0.5 F 0.5; "
-                        "counter 2 P 0.5 R 0.5 F 0.5")
+                        "hillclimb 2 P 0.5 R 0.5 F 0.5")
     # DRS 2: EQU x2 x1 matches EQU x1 x2
     assert lines[4].startswith("DRS 2 (line 8): produced 3 gold 3; exact 3 P 1.0")
 
@@ -43,7 +43,8 @@ def test_json_document(tmp_path, capsys):
     doc = json.loads(out)
     assert doc["command"] == "drs" and doc["inputs"] == {"reference": str(gold),
                                                          "system": str(pred)}
-    assert doc["overall"]["exact"]["counts"] == {"matched": 5, "produced": 7, "gold": 7}
+    assert doc["overall"]["exact"]["counts"] == {"matched": 5, "test_clauses": 7,
+                                                     "gold_clauses": 7}
     assert doc["counter"]["below"] == 0 and len(doc["counter"]["runs"]) == 2
     assert doc["solves"]["exact"]["status"] == "optimal"
     rows = doc["documents"]
@@ -66,7 +67,7 @@ def test_options_change_the_clauses(tmp_path, capsys):
                            "--method", "exact", *flags)
         assert code == 0
         c = json.loads(out)["overall"]["exact"]["counts"]
-        counts[flags] = (c["matched"], c["produced"], c["gold"])
+        counts[flags] = (c["matched"], c["test_clauses"], c["gold_clauses"])
     assert counts[()] == (5, 7, 7)
     assert counts[("-ic",)] == (9, 11, 11)  # four REF clauses, each matched
     assert counts[("-dse",)] == (6, 7, 7)  # eat "v.02" -> "n.01" as eat "v.01" does

@@ -25,8 +25,8 @@ below the optimum; with ``--ms`` one line per DRS pair (Counter's ``-ms``: its P
 pair). Different numbers of DRSs in the two files are an input error (Counter prints a line and
 exits 0).
 
-``--json``: ``{"pred", "gold", "pairs_scored", "overall": {method: prf with counts {"matched",
-"produced", "gold"}}, "counter": {"restarts", "smart", "runs": [prf per run], "below",
+``--json``: ``{"pred", "gold", "pairs_scored", "overall": {method ("exact", "hillclimb"): prf
+with counts {"matched", "test_clauses", "gold_clauses"}}, "counter" (Counter's settings): {"restarts", "smart", "runs": [prf per run], "below",
 "short", "f1_points"}, "solves": {"exact": the corpus solve}, "ill": {"mode", "pred",
 "gold"}, "documents": [one row per pair: "id", "scores" per method, "solves", "line",
 "pred_line", "counter" (found_idx, smart count, rounds)], "warnings", "wall_time"}``.
@@ -37,9 +37,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-DRS_METHODS = ("exact", "counter", "both")
+DRS_METHODS = ("exact", "hillclimb", "counter", "both")
 ILL_MODES = ("error", "dummy", "spar", "score")
-LABELS = {"exact": "exact", "counter": "counter"}
+LABELS = {"exact": "exact", "hillclimb": "hillclimb"}
 #: The most restarts or runs asked for (as ``exactalign smatch -r``): beyond, a typo.
 MAX_RESTARTS = 10**5
 
@@ -71,8 +71,9 @@ def add_drs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("pred", metavar="PRED", help="the produced DRSs (clause format)")
     p.add_argument("gold", metavar="GOLD", help="the gold DRSs, in the same order")
     p.add_argument("--method", choices=DRS_METHODS, default="both",
-                   help="exact (proven optimal mapping), counter (Counter's hill-climbing, "
-                        "reproduced), or both, with Counter's shortfall (default: %(default)s)")
+                   help="exact (proven optimal mapping), hillclimb (Counter's hill-climbing, "
+                        "reproduced; 'counter' is another name for it), or both, with Counter's "
+                        "shortfall (default: %(default)s)")
     p.add_argument("-r", "--restarts", type=_count(1), default=20,
                    help="Counter's -r: initial mappings, the smart one included (default: "
                         "%(default)s)")
@@ -150,8 +151,8 @@ def _text(rep, args) -> None:
         o = rep.overall[m]
         c = o["counts"]
         line = (f"[{LABELS[m]}] P {_num(o['precision'], d)} R {_num(o['recall'], d)} "
-                f"F {_num(o['f1'], d)} ({c['matched']:g} of {c['produced']} produced / "
-                f"{c['gold']} gold clauses matched)")
+                f"F {_num(o['f1'], d)} ({c['matched']:g} of {c['test_clauses']} produced / "
+                f"{c['gold_clauses']} gold clauses matched)")
         if m == "exact":
             line += f"; {rep.proven_pairs}/{n} DRS pairs proven optimal"
             if rep.bound_f1 is not None:

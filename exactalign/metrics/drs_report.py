@@ -39,7 +39,9 @@ from .drs import (
 from .drs_counter import DEFAULT_RESTARTS, CounterMatch, counter_match
 
 #: The methods ``score_*`` accepts.
-DRS_METHODS = ("exact", "counter", "both")
+DRS_METHODS = ("exact", "hillclimb", "both")
+#: Other names of the methods: ``counter`` is Counter's hill-climbing (``hillclimb``).
+METHOD_ALIASES = {"counter": "hillclimb"}
 
 
 class DrsPair(NamedTuple):
@@ -59,13 +61,14 @@ class DrsPair(NamedTuple):
     runs: tuple
 
     def matched(self, method: str):
+        """The clauses ``method`` (``exact``, ``hillclimb``) matched on this pair."""
         if method == "exact":
             return None if self.exact is None else self.exact.objective
         return None if self.counter is None else self.counter.matched
 
 
 class DrsReport(NamedTuple):
-    """A DRS scoring run (module docstring): ``methods`` (``exact``, ``counter`` or both, in
+    """A DRS scoring run (module docstring): ``methods`` (``exact``, ``hillclimb`` or both, in
     that order), the settings, ``pairs`` (:class:`DrsPair`), ``ill`` (ill-formed DRSs handled,
     per side), ``wall_time`` per method, ``warnings``."""
 
@@ -144,9 +147,10 @@ class DrsReport(NamedTuple):
 
 
 def _check_method(method: str) -> tuple:
+    method = METHOD_ALIASES.get(method, method)
     if method not in DRS_METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of " + ", ".join(DRS_METHODS))
-    return ("exact", "counter") if method == "both" else (method,)
+    return ("exact", "hillclimb") if method == "both" else (method,)
 
 
 def score_drss(pred, gold, *, method: str = "both", restarts: int = DEFAULT_RESTARTS,
@@ -198,7 +202,7 @@ def _score_sides(sides, prep: float, methods: tuple, *, restarts, seed, smart, r
         wall["exact"] = prep + time.perf_counter() - t
     counter = [None] * len(sides)
     matched_runs = [() for _ in sides]
-    if "counter" in methods:
+    if "hillclimb" in methods:
         t = time.perf_counter()
         rng = random.Random(seed)
         per_run = []
@@ -206,7 +210,7 @@ def _score_sides(sides, prep: float, methods: tuple, *, restarts, seed, smart, r
             per_run.append([counter_match(a, b, rng, restarts, smart) for a, b in sides])
         counter = per_run[0]
         matched_runs = [tuple(r[n].matched for r in per_run) for n in range(len(sides))]
-        wall["counter"] = prep + time.perf_counter() - t
+        wall["hillclimb"] = prep + time.perf_counter() - t
         _verify_counter(sides, counter, insts)
     lp, lg = lines if lines is not None else ([0] * len(sides), [0] * len(sides))
     pairs = tuple(DrsPair(n, lp[n], lg[n], a.n_clauses, b.n_clauses, exact[n], counter[n],
@@ -278,7 +282,7 @@ class DrsScorer:
 
 
 def _counts(mt, t, g) -> dict:
-    return {"matched": mt, "produced": t, "gold": g}
+    return {"matched": mt, "test_clauses": t, "gold_clauses": g}
 
 
 def report(rep: DrsReport) -> DrsReport:
@@ -297,15 +301,15 @@ def report(rep: DrsReport) -> DrsReport:
             bound_f1 = counter_f(bound, *rep.totals("exact")[1:], rep.digits)[2]
     counter = None
     runs, average = (), None
-    if "counter" in methods:
+    if "hillclimb" in methods:
         runs = tuple(rep.run_scores())
         counter = {"restarts": rep.restarts, "smart": rep.smart,
                    "runs": [prf_counts_dict(p, r, f) for p, r, f in runs],
                    "below": None, "short": None, "f1_points": None}
         if "exact" in methods:
             counter["below"] = rep.below()
-            counter["short"] = rep.totals("exact")[0] - rep.totals("counter")[0]
-            counter["f1_points"] = 100 * (rep.scores("exact")[2] - rep.scores("counter")[2])
+            counter["short"] = rep.totals("exact")[0] - rep.totals("hillclimb")[0]
+            counter["f1_points"] = 100 * (rep.scores("exact")[2] - rep.scores("hillclimb")[2])
         if rep.runs > 1:
             average = tuple(sum(s[i] for s in runs) / len(runs) for i in range(3))
     cells = [{m: prf_counts_dict(*rep.pair_scores(pair, m),
