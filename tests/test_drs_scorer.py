@@ -56,3 +56,22 @@ def test_scorer_rejects_what_it_cannot_score():
         DrsScorer(gold, method="smatch")
     with pytest.raises(InputError):
         DrsScorer([[("b1", "REF")]])
+
+
+def test_a_counter_count_above_a_proven_optimum_is_an_error(monkeypatch):
+    """The ceiling rule, enforced: were the exact model to miss a mapping Counter can reach,
+    a Counter count above the 'proven' optimum stops the run (forged here: every optimum
+    lowered by one clause)."""
+    from exactalign.core.errors import VerificationError
+    from exactalign.metrics import drs_report
+
+    pred, gold = _corpus(4, 6)
+    solve = drs_report._solve_exact
+
+    def lowered(*a, **k):
+        res, insts = solve(*a, **k)
+        return [r.replace(objective=r.objective - 1, bound=r.objective - 1) for r in res], insts
+
+    monkeypatch.setattr(drs_report, "_solve_exact", lowered)
+    with pytest.raises(VerificationError, match="above the proven optimum"):
+        score_drss(pred, gold, seed=0)

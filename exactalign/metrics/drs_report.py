@@ -211,7 +211,7 @@ def _score_sides(sides, prep: float, methods: tuple, *, restarts, seed, smart, r
         counter = per_run[0]
         matched_runs = [tuple(r[n].matched for r in per_run) for n in range(len(sides))]
         wall["hillclimb"] = prep + time.perf_counter() - t
-        _verify_counter(sides, counter, insts)
+        _verify_counter(sides, counter, insts, exact)
     lp, lg = lines if lines is not None else ([0] * len(sides), [0] * len(sides))
     pairs = tuple(DrsPair(n, lp[n], lg[n], a.n_clauses, b.n_clauses, exact[n], counter[n],
                           matched_runs[n])
@@ -344,8 +344,10 @@ def _solve_exact(sides, time_limit, seed, backend):
     return res, insts
 
 
-def _verify_counter(sides, counter, insts) -> None:
-    """Recount every Counter mapping on its instance: the climber's own count must agree."""
+def _verify_counter(sides, counter, insts, exact=None) -> None:
+    """Recount every Counter mapping on its instance: the climber's own count must agree, and
+    never exceed a proven optimum of the same pair (the exact search space holds every mapping
+    Counter can reach; a Counter count above it would mean the model is wrong)."""
     from ..problems.latent import count_matches, mapping_rows
 
     for n, ((a, b), m) in enumerate(zip(sides, counter, strict=True)):
@@ -354,6 +356,10 @@ def _verify_counter(sides, counter, insts) -> None:
         if got != m.matched:
             raise VerificationError(f"DRS {n + 1}: Counter's hill-climbing counted "
                                     f"{m.matched} clauses, its mapping matches {got}")
+        ex = exact[n] if exact is not None else None
+        if ex is not None and ex.proven_optimal and got > ex.objective + 1e-9:
+            raise VerificationError(f"DRS {n + 1}: Counter's mapping matches {got} clauses, "
+                                    f"above the proven optimum {ex.objective:g}")
 
 
 def score_files(pred_path, gold_path, *, ill: str = "error", signature: bool = True,
