@@ -76,8 +76,10 @@ experiments-quick: $(STAMP)  ## every experiment on a small slice (< 3 min), int
 	$(PY) -m experiments run --all --quick --out results-quick --jobs $(JOBS)
 	$(PY) -m experiments figures --out results-quick
 
-experiments-synthetic: $(STAMP)  ## experiments-quick with the pilot data switched off
+experiments-synthetic: $(STAMP)  ## experiments-quick with the pilot data switched off, checked
 	EXACTALIGN_DATA=none $(MAKE) experiments-quick
+	EXACTALIGN_DATA=none EXACTALIGN_NO_DATA_RESULTS=results-quick $(PY) -m pytest -q \
+		-p no:cacheprovider tests/test_experiments.py -k without_pilot_data
 
 figures: $(STAMP)         ## figures from results/*/rows.csv only
 	$(PY) -m experiments figures --out results

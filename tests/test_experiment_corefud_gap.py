@@ -99,6 +99,7 @@ def test_real_documents_join_when_present_and_the_summary_says_which(monkeypatch
 
     root = _fake_gum(tmp_path)
     monkeypatch.setattr(cg, "gum_root", lambda: root)
+    cfg = {**cfg, "corpora": 0}  # the generated corpora were run above: the GUM units alone
     us = [u for u in cg.units(cfg) if u["source"] == "gum"]
     assert len(us) == 2 * 2 * 1 and {u["corpus"] for u in us} == {"dev"}
     both = [u for u in cg.units({**cfg, "zero_matches": ["dependent", "linear"]})

@@ -4,6 +4,7 @@ process, into a temporary folder; plus the runner's pieces and the synthetic gen
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -45,11 +46,29 @@ def quick_out(tmp_path_factory) -> Path:
     return out
 
 
+#: ``make experiments-synthetic`` (CI runs it) writes every experiment's quick path with the
+#: pilot data switched off into a folder, then checks it with the no-data test below named by
+#: this variable: the suite need not run the same experiments a second time.
+NO_DATA_RESULTS = "EXACTALIGN_NO_DATA_RESULTS"
+#: Where the pilot data is here and no such folder is named, the no-data run would repeat every
+#: quick experiment (about a minute of CPU): ``slow`` then, as ``make experiments-synthetic``
+#: (CI) and every clone without the data (where it is ``quick_out`` itself) check it.
+NO_DATA_MARKS = ([pytest.mark.slow] if resolve_data_dir().available
+                 and not os.environ.get(NO_DATA_RESULTS) else [])
+
+
 @pytest.fixture(scope="module")
 def quick_out_no_data(request, tmp_path_factory) -> Path:
     """The same as a user's clone without pilot data gets it, wherever the suite runs: no
     ``$EXACTALIGN_DATA``, no ``../shared/pilot`` beside the checkout (``quick_out`` itself when
-    there is no pilot data here either)."""
+    there is no pilot data here either; the folder ``$EXACTALIGN_NO_DATA_RESULTS`` names when
+    ``make experiments-synthetic`` wrote it)."""
+    named = os.environ.get(NO_DATA_RESULTS)
+    if named:
+        out = Path(named)
+        assert (out / "SUMMARY.md").is_file(), f"{NO_DATA_RESULTS}={named}: no SUMMARY.md there"
+        assert not resolve_data_dir().available, "name the folder with the data switched off"
+        return out
     if not resolve_data_dir().available:
         return request.getfixturevalue("quick_out")
     out = tmp_path_factory.mktemp("results-quick-no-data")
@@ -137,13 +156,15 @@ def test_figures_exist_and_are_png(quick_out, name):
         assert b"<svg" in svg.read_bytes()[:2000], svg
 
 
-@pytest.mark.parametrize("name", IN_ALL)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=NO_DATA_MARKS) for n in IN_ALL])
 def test_without_pilot_data_every_experiment_runs_and_says_so(quick_out_no_data, name):
     folder = quick_out_no_data / name
     rows = read_rows(folder / "rows.csv")
     assert rows and not any(r["error"] for r in rows), name
     meta = json.loads((folder / "meta.json").read_text())
-    assert meta["data"]["data_dir"] == DataDir(None, "synthetic").describe()
+    # (switched off by ``$EXACTALIGN_DATA=none`` when make experiments-synthetic wrote it)
+    assert meta["data"]["data_dir"] == (resolve_data_dir() if os.environ.get(NO_DATA_RESULTS)
+                                        else DataDir(None, "synthetic")).describe()
     # its SUMMARY section says so beyond the description and the Run line's Data sentence
     # (which names both cases), unless the experiment never reads pilot data
     text = (quick_out_no_data / "SUMMARY.md").read_text()
