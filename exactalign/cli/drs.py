@@ -2,8 +2,8 @@
 Meaning Bank) under the proven-optimal mapping and under Counter's own hill-climbing.
 
 Registered in :data:`exactalign.cli.COMMANDS`; importing this module is cheap (no numpy). It
-only formats :class:`~exactalign.metrics.drs_report.DrsReport`
-(:func:`~exactalign.metrics.drs_report.score_files`).
+only formats the :class:`~exactalign.metrics.drs_report.DrsReport` that
+:func:`exactalign.drs.score_files` returns (the same object Python users get).
 
 Counter's settings by default, as the PMB results are published: ``-r 20`` restarts
 (``--restarts``), the smart concept mapping first (``--smart conc``; ``--smart no``, Counter's
@@ -134,35 +134,20 @@ def add_drs_arguments(p: argparse.ArgumentParser) -> None:
                         "%(default)s)")
 
 
-def _sense_map(args):
-    """The WordNet 3.0 sense map (:func:`exactalign.data.wordnet.load_sense_map`), ``None``
-    with ``--no-wordnet`` or when it is not fetched (a warning then says so)."""
-    if args.no_wordnet:
-        return None
-    from ..data.wordnet import NOT_NORMALISED, load_sense_map
-
-    senses = load_sense_map()
-    if senses is None:
-        print(f"exactalign: warning: {NOT_NORMALISED}", file=sys.stderr)
-    return senses
-
-
 def run_drs(args: argparse.Namespace) -> int:
-    from ..metrics.drs_report import score_files
+    from ..drs import score_files
     from .common import print_json
 
-    senses = _sense_map(args)
     rep = score_files(args.pred, args.gold, ill=args.ill, signature=not args.no_signature,
                       include_ref=args.include_ref, default_sense=args.default_sense,
                       default_role=args.default_role, default_concept=args.default_concept,
-                      sense_map=senses, method=args.method, restarts=args.restarts,
-                      seed=args.seed, smart=args.smart == "conc", runs=args.runs,
-                      digits=args.digits, time_limit=args.time_limit, backend=args.backend,
-                      jobs=args.jobs)
+                      wordnet=not args.no_wordnet, method=args.method, restarts=args.restarts,
+                      seed=args.seed, smart=args.smart, runs=args.runs, digits=args.digits,
+                      time_limit=args.time_limit, backend=args.backend, jobs=args.jobs)
     for w in rep.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:
-        print_json(_json(rep))
+        print_json(rep.to_dict())
     else:
         _text(rep, args)
     return 0
@@ -211,13 +196,3 @@ def _text(rep, args) -> None:
                     cell += f" {solve['status']} bound {bound}"
                 cells.append(cell)
             print("; ".join(cells))
-
-
-def _json(rep) -> dict:
-    out = {"pred": rep.pred, "gold": rep.gold, "pairs_scored": len(rep.pairs),
-           "overall": rep.overall, "counter": rep.counter,
-           "ill": {"mode": rep.ill_mode, **rep.ill}, "documents": list(rep.documents),
-           "warnings": list(rep.warnings), "wall_time": rep.wall_time}
-    if rep.solves:
-        out["solves"] = rep.solves
-    return out

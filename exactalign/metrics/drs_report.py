@@ -107,6 +107,19 @@ class DrsReport(NamedTuple):
     #: the corpus solve of the exact method (the pairs' results combined)
     solves: dict = {}
 
+    def to_dict(self) -> dict:
+        """What ``exactalign drs --json`` prints after its envelope (``command``, ``version``,
+        ``inputs``, ``options``): ``pred``, ``gold``, ``pairs_scored``, ``overall`` (per method
+        P, R, F with ``counts``), ``counter``, ``ill``, ``documents`` (one row per pair),
+        ``warnings``, ``wall_time``, and ``solves`` when the exact method ran."""
+        out = {"pred": self.pred, "gold": self.gold, "pairs_scored": len(self.pairs),
+               "overall": self.overall, "counter": self.counter,
+               "ill": {"mode": self.ill_mode, **self.ill}, "documents": list(self.documents),
+               "warnings": list(self.warnings), "wall_time": self.wall_time}
+        if self.solves:
+            out["solves"] = self.solves
+        return out
+
     def totals(self, method: str) -> tuple:
         """``(matched, produced, gold)`` summed over the pairs."""
         return (sum(p.matched(method) for p in self.pairs),
