@@ -41,16 +41,19 @@ _LAZY = {
     "PreparedMetric": ".declared.metric",
     "SmatchScorer": ".metrics.smatch",
     "CorefScorer": ".metrics.coref",
+    "DrsScorer": ".metrics.drs_report",
+    "drs": ".drs",
 }
 
 __all__ = [
     "BackendError", "ExactAlignError", "InfeasibleAlignmentError", "InputError",
-    "CorefScorer", "LinearModel", "Metric", "MetricResult", "ModelTooLargeError",
+    "CorefScorer", "DrsScorer", "LinearModel", "Metric", "MetricResult", "ModelTooLargeError",
     "PreparedMetric", "Result", "SmatchScorer", "SolveOptions", "Status", "prepare", "score",
-    "VerificationError", "bipartite", "solve_model", "__version__",
+    "VerificationError", "bipartite", "drs", "solve_model", "__version__",
 ]
 
 if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
+    from . import drs
     from .core.errors import (
         BackendError,
         ExactAlignError,
@@ -65,6 +68,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from .declared.api import prepare, score
     from .declared.metric import Metric, MetricResult, PreparedMetric
     from .metrics.coref import CorefScorer
+    from .metrics.drs_report import DrsScorer
     from .metrics.smatch import SmatchScorer
     from .problems import bipartite
 

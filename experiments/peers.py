@@ -16,7 +16,7 @@ from pathlib import Path
 from exactalign.data.recipes import python2  # a Python 2.7 that runs (pyenv shims may not)
 
 from . import timing
-from .runner import git_info
+from .runner import ExperimentError, git_info
 from .runner.meta import version_of
 
 #: The in-process (training loop) families: one call scores 1, 10, 100 documents.
@@ -26,7 +26,7 @@ LOOP_FAMILIES = ("loop-smatch", "loop-coref", "loop-declared")
 CORPUS_FAMILIES = ("corpus-smatch", "corpus-nugget", "corpus-coref", "corpus-te3")
 
 FAMILIES = ("smatch-corpus", "smatch-pair", "nugget", "coref", "ceaf", "sequence", "latent",
-            "te3") + CORPUS_FAMILIES + LOOP_FAMILIES
+            "te3", "drs") + CORPUS_FAMILIES + LOOP_FAMILIES
 COREF_METRICS = ["muc", "bcub", "ceafm", "ceafe", "blanc"]
 
 
@@ -269,3 +269,73 @@ def te3_tools(config: dict, tmp: Path) -> list[dict]:
                   version=(f"tempeval3_toolkit {checkout(str(kit))} (TE3-evaluation.py), "
                            f"{interpreter('python', py2)}, {interpreter('java', java)}"
                            if kit else None))]
+
+
+# --------------------------------------------------------------------------------------------
+# DRS: exactalign drs against Counter (RikVN/DRS_parsing, evaluation/counter.py)
+# --------------------------------------------------------------------------------------------
+_DRS_EXACT = re.compile(r"^\[exact\] P \S+ R \S+ F (\S+) .*; (\d+)/(\d+) DRS pairs proven "
+                        r"optimal", re.M)
+_COUNTER_F = re.compile(r"^F-score\s*:\s*([0-9.]+)", re.M)
+
+
+def drs_f1(stdout: str) -> float | None:
+    """The F of ``exactalign drs --method exact``'s text; every DRS pair must be proven
+    optimal (:class:`ExperimentError` otherwise)."""
+    m = _DRS_EXACT.search(stdout)
+    if not m:
+        return None
+    if m.group(2) != m.group(3):
+        raise ExperimentError(f"exactalign drs proved {m.group(2)} of {m.group(3)} DRS pairs "
+                              "optimal, not every one")
+    return float(m.group(1))
+
+
+def counter_f1(stdout: str) -> float | None:
+    """Counter's printed F-score (one run)."""
+    m = _COUNTER_F.search(stdout)
+    return float(m.group(1)) if m else None
+
+
+def counter_dir() -> tuple[Path | None, str]:
+    """Counter's ``evaluation/`` folder: ``$EXACTALIGN_COUNTER``, the folder holding
+    ``counter.py`` or a checkout of RikVN/DRS_parsing holding ``evaluation/counter.py``."""
+    path, why = _peer_dir("EXACTALIGN_COUNTER", "counter.py")
+    if path is None and os.environ.get("EXACTALIGN_COUNTER"):
+        alt, _ = _peer_dir("EXACTALIGN_COUNTER", "evaluation/counter.py")
+        if alt is not None:
+            return alt / "evaluation", ""
+    return path, why
+
+
+def drs_tools(config: dict) -> list[dict]:
+    """``exactalign drs --method exact`` (every pair proven) against Counter ``-r 20`` as the
+    PMB results are published (``-g clf_signature.yaml -ill dummy``), both with Counter's
+    WordNet normalisation: Counter is skipped when our sense map is not fetched (its scores
+    would not be comparable)."""
+    from exactalign.data.wordnet import load_sense_map
+
+    mem = config["mem_limit_mb"]
+    counter, why = counter_dir()
+    if counter is not None and load_sense_map() is None:
+        counter, why = None, ("the WordNet sense map is not fetched (python -m "
+                              "exactalign.data.wordnet): Counter normalises concepts, ours "
+                              "could not")
+    restarts = str(config["drs_restarts"])
+    return [tool_spec("exactalign-exact", "ours", True,
+                      argv=_exactalign() + ["drs", "--method", "exact", "--ill", "dummy"],
+                      parse=drs_f1, mem=mem, version=ours_version()),
+            tool_spec(f"counter-r{restarts}", "peer", False,
+                      argv=([sys.executable, str(counter / "counter.py"), "-g",
+                             "clf_signature.yaml", "-ill", "dummy", "-r", restarts]
+                            if counter else None),
+                      cwd=counter, parse=counter_f1, mem=mem, skip=why,
+                      version=(f"Counter {checkout(str(counter))} (counter.py), "
+                               f"{interpreter('python', sys.executable)}" if counter else None))]
+
+
+def drs_argv(tool: dict, pred: Path, gold: Path) -> list[str]:
+    """The command line of a :func:`drs_tools` tool on ``pred`` (produced) and ``gold``."""
+    if tool["role"] == "ours":
+        return tool["argv"] + [str(pred), str(gold)]
+    return tool["argv"] + ["-f1", str(pred), "-f2", str(gold)]

@@ -326,3 +326,46 @@ def amr_triples(path: Path) -> int:
     from exactalign.io.amr import read_amr
 
     return sum(g.num_triples for g in read_amr(path))
+
+
+# --------------------------------------------------------------------------------------------
+# DRS (family ``drs``): a system's DRS file against the gold one
+# --------------------------------------------------------------------------------------------
+#: The pilot files of the ``drs`` family: PMB 3.0.0 ``bert_only`` run 1 against the gold dev
+#: set (885 DRS pairs; Counter's published score of the run is F 0.8775).
+DRS_PILOT = ("drs/systems/pmb-3.0.0/en/dev/bert_only/output1.txt", "drs/gold/pmb-3.0.0/dev.txt")
+
+
+def drs_source(data=None) -> str:
+    """Where the ``drs`` family's pairs come from: ``bert_only-output1`` (the pilot files,
+    :data:`DRS_PILOT`) when present, else ``synthetic``."""
+    data = data or resolve_data_dir()
+    if data.available and all((data.path / p).is_file() for p in DRS_PILOT):
+        return "bert_only-output1"
+    return "synthetic"
+
+
+def drs_corpus(n: int | None, seed: int, work: Path) -> tuple[Path, Path, str]:
+    """``(produced, gold, source)`` DRS files (clause format) of ``n`` pairs (``None``: the
+    whole pilot file, or 885 synthetic pairs): the first ``n`` DRSs of the pilot files
+    (:data:`DRS_PILOT`), else seeded :func:`~experiments.drs_gap.synthetic_drs` gold DRSs
+    against their :func:`~experiments.drs_gap.perturbed` copies."""
+    from exactalign.io.drs import read_drs_file, write_drs_file
+
+    pred, gold = work / "produced.txt", work / "gold.txt"
+    data = resolve_data_dir()
+    source = drs_source(data)
+    if source != "synthetic":
+        for src, dst in zip(DRS_PILOT, (pred, gold), strict=True):
+            drss = read_drs_file(data.path / src)
+            write_drs_file(drss if n is None else drss[:n], dst)
+        return pred, gold, source
+    from .drs_gap import perturbed, synthetic_drs
+
+    rng = random.Random(f"{seed}-perf-drs-{n}")
+    golds = [synthetic_drs(rng) for _ in range(885 if n is None else n)]
+    preds = [perturbed(g, rng) or [list(g[0])] for g in golds]  # never an empty DRS
+    for drss, dst in ((preds, pred), (golds, gold)):
+        dst.write_text("\n".join("\n".join(" ".join(c) for c in d) + "\n" for d in drss),
+                       encoding="utf-8")
+    return pred, gold, source

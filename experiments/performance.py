@@ -100,13 +100,23 @@ Families (column ``family``) and tools (``role`` ``ours``/``peer``):
 ``te3``            ``exactalign temporal --mode te3`` against the TempEval-3 toolkit
                    (``TE3-evaluation.py GOLD SYS``, Python 2.7 and Java; optional) on the pilot
                    TE3-Platinum runs; size = documents.
+``drs``            ``exactalign drs --method exact --ill dummy`` (every DRS pair proven
+                   optimal, else :class:`ExperimentError`) against Counter (RikVN/DRS_parsing's
+                   ``evaluation/counter.py -g clf_signature.yaml -ill dummy -r 20``, the PMB
+                   results' settings; optional) on the pilot PMB 3.0.0 ``bert_only`` run 1
+                   against the gold dev set (``drs_pairs``: its first DRSs, ``None`` the whole
+                   file, 885 pairs), else seeded synthetic DRSs against perturbed copies
+                   (:func:`drs_corpus`); size = DRS pairs. Counter's wall time includes the
+                   3-second pause after its ``-ill dummy`` warning; its CPU time does not.
 
 Optional peers are never part of exactalign: each is the user's own checkout, named by an
 environment variable, and skipped (one row saying so) when absent: ``EXACTALIGN_EVMEVAL``
 (EvmEval, the folder with ``scorer_v1.8.py``), ``EXACTALIGN_CONLL_SCORER``
 (reference-coreference-scorers, with ``scorer.pl``), ``EXACTALIGN_TE3_TOOLKIT`` (with
 ``TE3-evaluation.py``; it calls ``python`` and ``java``, so its runs get a PATH whose ``python``
-is Python 2.7); ``EXACTALIGN_PYTHON2`` names Python 2.7 when ``python2.7``/``python2`` is not on
+is Python 2.7), ``EXACTALIGN_COUNTER`` (Counter's ``evaluation/`` folder, or a checkout of
+RikVN/DRS_parsing holding it, with its ``wordnet_dict_en.py``; run by this interpreter, and
+skipped when our WordNet sense map is not fetched, as its scores would not be comparable); ``EXACTALIGN_PYTHON2`` names Python 2.7 when ``python2.7``/``python2`` is not on
 PATH. smatch, Smatch++ and metametric come with the ``peers`` extra.
 
 One row per (family, dataset, tool): ``runs``, ``min_s``/``median_s`` (per ``timing``),
@@ -126,7 +136,8 @@ error); where the tools compute the same number their scores are equal -- exact 
 against scorch (1e-9), CEAFe against the reference scorer (1e-4), ``exactalign nugget
 --mapping kbp`` against EvmEval (as printed), te3 against the toolkit (1e-4), and the same at corpus
 scale (``corpus-*``); exactalign's proven score is never below a heuristic peer's (smatch -r 1/-r 4, the kbp mapping and EvmEval
-against ``--mapping exact``; in ``loop-smatch`` smatch -r 1/-r 4 and our hill-climber), and
+against ``--mapping exact``; in ``loop-smatch`` smatch -r 1/-r 4 and our hill-climber; Counter
+against ``exactalign drs``), and
 every exact in-process call of ours is proven optimal.
 
 The benchmark's machinery lives in modules of its own, each importing only those before it:
@@ -157,7 +168,12 @@ from .peers import (  # noqa: F401  (handed on: the benchmark's names in one pla
     checkout,
     coref_ceafe,
     coref_tools,
+    counter_dir,
+    counter_f1,
     dist,
+    drs_argv,
+    drs_f1,
+    drs_tools,
     importable,
     interpreter,
     nugget_f1,
@@ -171,11 +187,14 @@ from .peers import (  # noqa: F401  (handed on: the benchmark's names in one pla
     tool_spec,
 )
 from .perf_inputs import (  # noqa: F401  (handed on: the benchmark's names in one place)
+    DRS_PILOT,
     amr_pair,
     amr_triples,
     coref_clusters,
     coref_corpus,
     cycled,
+    drs_corpus,
+    drs_source,
     first_documents,
     model_nnz,
     nugget_corpus,
@@ -212,17 +231,20 @@ NAME = "performance"
 DESCRIPTION = ("Speed and peak memory against each family's peer, same machine, same run: "
                "Smatch (corpus and single pairs of growing size), nuggets vs EvmEval, "
                "coreference vs the CoNLL scorer, CEAF, sequence and latent matching vs "
-               "metametric, te3 vs the TempEval-3 toolkit.")
+               "metametric, te3 vs the TempEval-3 toolkit, DRS vs Counter.")
 DATA_SOURCE = ("pilot data (amr/reference file pairs, nugget/ace-dev and evmeval demo, coref "
-               "reference-scorer test cases, temporal/te3-platinum) where present; seeded "
+               "reference-scorer test cases, temporal/te3-platinum, drs PMB 3.0.0 "
+               "bert_only run 1 and gold dev) where present; seeded "
                "synthetic inputs of growing size always")
 #: The paths under the data directory this experiment reads (its meta.json records their digest).
 DATA_READS = ("amr", "nugget/ace-dev", "nugget/evmeval/scoring_demo",
-              "coref/conll-reference-scorer-tests/DataFiles", "temporal/te3-platinum")
+              "coref/conll-reference-scorer-tests/DataFiles", "temporal/te3-platinum",
+              *DRS_PILOT)
 SEEDING = ("synthetic inputs from config seed: AMR pairs random.Random(f'{seed}-perf-{n}') over "
            "synthetic_bank(seed); coreference and sequences numpy.random.default_rng([seed, "
-           "size]); exactalign's exact paths draw no random numbers; smatch.py reseeds from "
-           "system entropy")
+           "size]); synthetic DRSs random.Random(f'{seed}-perf-drs-{n}'); exactalign's exact "
+           "paths draw no random numbers; smatch.py reseeds from system entropy; Counter "
+           "draws from its unseeded global generator")
 
 #: Not part of ``run --all`` (``make experiments``): a benchmark wants a quiet machine and one
 #: process at a time; ``make bench-peers`` runs it alone.
@@ -249,6 +271,8 @@ FULL = {
     "sequence_sizes": [10, 20, 50],
     "latent_sizes": [10, 20, 30, 40, 50],
     "te3_runs": ["sys_ning17_SP+ILP"],
+    "drs_pairs": [None],         # DRS pairs of the pilot file (None: all 885)
+    "drs_restarts": 20,          # Counter's -r, its default
     # corpus scale (issue 39): whole commands on hundreds to thousands of documents or pairs
     "corpus_smatch_pairs": [100, 300, 1000, 1500],
     "corpus_nugget_docs": [100, 300, 1000, 1500],
@@ -266,7 +290,7 @@ FULL = {
 QUICK = {**FULL, "rounds": 3, "warmup": 0, "timeout_s": 60.0,
          "smatch_tools": ["exactalign", "smatch-r1"], "corpus_files": [],
          "pair_sizes": [20], "nugget_docs": [1], "nugget_demo": False,
-         "coref_cases": ["TC-A-1"], "coref_sizes": [], "ceaf_sizes": [30],
+         "coref_cases": ["TC-A-1"], "coref_sizes": [], "ceaf_sizes": [30], "drs_pairs": [20],
          "sequence_sizes": [10], "latent_sizes": [8], "te3_runs": [],
          "loop_docs": [2], "loop_min_seconds": 0.05,
          "corpus_smatch_pairs": [], "corpus_nugget_docs": [], "corpus_coref_docs": [],
@@ -335,6 +359,11 @@ def units(config: dict) -> list[dict]:
         source = loop_inputs(fam, config)[1]
         out += [{"family": fam, "dataset": f"{source}[:{n}]", "n": n, "size": n,
                  "size_unit": "documents"} for n in config["loop_docs"]]
+    source = drs_source(data)
+    for n in config.get("drs_pairs", ()):
+        size = 885 if n is None else n  # the pilot file, and the synthetic stand-in, hold 885
+        out.append({"family": "drs", "dataset": source if n is None else f"{source}[:{n}]",
+                    "n": n, "size": size, "size_unit": "DRS pairs"})
     if data.available:
         te3 = data.require("temporal") / "te3-platinum"
         out += [{"family": "te3", "dataset": f"te3-platinum/{run}", "gold": str(te3 / "gold"),
@@ -426,6 +455,9 @@ def _prepare(unit: dict, config: dict, tmp: Path) -> tuple[int, list[dict], call
     if fam == "te3":
         return unit["size"], te3_tools(config, tmp), \
             lambda t: t["argv"] + [unit["gold"], unit["system"]]
+    if fam == "drs":
+        paths = drs_corpus(unit["n"], seed, work)[:2]
+        return unit["size"], drs_tools(config), lambda t: drs_argv(t, *paths)
     if fam == "corpus-smatch":
         paths = smatch_corpus(unit["n"], seed, work)[:2]
         return unit["n"], smatch_tools(config), lambda t: smatch_argv(t, *paths)
@@ -615,6 +647,7 @@ CHECKS = {
                  ("exactalign-dp", "metametric-ilp", "eq", 1e-6)],
     "latent": [("exactalign-declared", "metametric", "eq", 1e-9)],
     "te3": [("exactalign", "te3-toolkit", "eq", 1e-4)],
+    "drs": [("exactalign-exact", f"counter-r{FULL['drs_restarts']}", "le", 1e-9)],
     "loop-smatch": [("exactalign-exact", "smatch-r1", "le", 1e-9),
                     ("exactalign-exact", "smatch-r4", "le", 1e-9),
                     ("exactalign-exact", "exactalign-hillclimb", "le", 1e-9)],

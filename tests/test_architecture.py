@@ -8,7 +8,7 @@ Floors, from the ground up (docs/architecture.md)::
     2  problems/                          one matching problem per module, four faces each
     3  io/, data/, metrics/, registry.py, readers; the pilot data (registry, fetch, recipes); task
        perturb/, synthetic.py, similarity metrics built on problems; the problem registry;
-                                          generators
+       drs.py                             generators; a family's Python facade
     4  declared/                          declared metrics (built on problems, io, metrics)
     5  testing/                           hypothesis strategies and recorded peer outputs
     6  cli/, __main__.py                  the command line
@@ -36,6 +36,7 @@ FLOORS = {
     "exactalign.problems": 2,
     "exactalign.io": 3, "exactalign.data": 3, "exactalign.metrics": 3, "exactalign.registry": 3,
     "exactalign.perturb": 3, "exactalign.synthetic": 3, "exactalign.similarity": 3,
+    "exactalign.drs": 3,
     "exactalign.declared": 4,
     "exactalign.testing": 5,
     "exactalign.cli": 6, "exactalign.__main__": 6,

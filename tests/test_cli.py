@@ -162,8 +162,8 @@ def test_each_command_has_the_shared_options_that_act_on_it(capsys, name):
             continue
         assert (opt in out) == (opt[2:] in cmd.shared), (name, opt)
     # one process everywhere (faster than starting workers), but smatch's exact path on
-    # document corpora (issue 37)
-    assert ("--jobs" in out) == (name == "smatch")
+    # document corpora (issue 37) and DRS files' (issue 55)
+    assert ("--jobs" in out) == (name in ("smatch", "drs"))
 
 
 # --------------------------------------------------------------------------------------------

@@ -338,3 +338,85 @@ def test_cycled_documents_get_new_ids():
     ids = [ln.split()[1] for ln in lines if ln.startswith("#BeginOfDocument")]
     assert ids == ["A", "B", "A__1", "B__1", "A__2"]
     assert "s\tA__2\tm1\t0,3\tx\tt\tActual" in lines
+
+
+def test_quick_drs_row_proves_every_pair(quick):
+    """The ``drs`` family in quick mode: ``exactalign drs --method exact`` on the first 20 DRS
+    pairs (the pilot's, else synthetic ones), every pair proven; Counter, when its checkout is
+    named, never above it."""
+    rows = [r for r in read_rows(quick / "rows.csv") if r["family"] == "drs"]
+    by = {r["tool"]: r for r in rows}
+    assert set(by) == {"exactalign-exact", "counter-r20"}
+    ours = by["exactalign-exact"]
+    assert ours["status"] == "ok" and ours["proven"] is True and 0 < ours["score"] <= 1
+    assert ours["size"] == 20 and ours["size_unit"] == "DRS pairs"
+    peer = by["counter-r20"]
+    if peer["status"] == "skipped":
+        assert "EXACTALIGN_COUNTER" in peer["note"] or "sense map" in peer["note"]
+    else:
+        assert peer["status"] == "ok" and peer["score"] <= ours["score"] + 1e-9
+
+
+def test_drs_outputs_are_parsed_and_every_pair_must_be_proven():
+    text = ("[exact] P 0.9078 R 0.8821 F 0.8948 (187 of 206 produced / 212 gold clauses "
+            "matched); 20/20 DRS pairs proven optimal\n")
+    assert performance.drs_f1(text) == 0.8948
+    assert performance.drs_f1("nothing") is None
+    with pytest.raises(ExperimentError, match="proved 19 of 20 DRS pairs"):
+        performance.drs_f1(text.replace("20/20", "19/20"))
+    assert performance.counter_f1("Precision: 0.9078\nRecall   : 0.8821\n"
+                                  "F-score  : 0.8948\n") == 0.8948
+    assert performance.counter_f1("Comparing 20 DRSs...") is None
+    assert performance.CHECKS["drs"] == [("exactalign-exact", "counter-r20", "le", 1e-9)]
+    rows = [{"tool": "exactalign-exact", "role": "ours", "status": "ok", "score": 0.8,
+             "proven": True},
+            {"tool": "counter-r20", "role": "peer", "status": "ok", "score": 0.81,
+             "proven": False}]
+    with pytest.raises(ExperimentError, match="above exactalign-exact's proven"):
+        performance._check("drs/x", "drs", rows)
+
+
+def test_counter_checkout_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.delenv("EXACTALIGN_COUNTER", raising=False)
+    assert performance.counter_dir() == (None, "optional peer: set EXACTALIGN_COUNTER to your "
+                                               "checkout")
+    (tmp_path / "evaluation").mkdir()
+    (tmp_path / "evaluation" / "counter.py").write_text("")
+    for named in (tmp_path, tmp_path / "evaluation"):  # the checkout, or its evaluation/
+        monkeypatch.setenv("EXACTALIGN_COUNTER", str(named))
+        assert performance.counter_dir() == (tmp_path / "evaluation", "")
+    monkeypatch.setenv("EXACTALIGN_COUNTER", str(tmp_path / "nowhere"))
+    path, why = performance.counter_dir()
+    assert path is None and "has no counter.py" in why
+    monkeypatch.setenv("EXACTALIGN_COUNTER", str(tmp_path))
+    monkeypatch.setattr("exactalign.data.wordnet.load_sense_map", lambda: {})
+    ours, counter = performance.drs_tools(performance.QUICK)
+    p, g = str(tmp_path / "p"), str(tmp_path / "g")
+    assert performance.drs_argv(ours, p, g)[-7:] == ["drs", "--method", "exact", "--ill",
+                                                     "dummy", p, g]
+    assert not counter["skip"] and counter["cwd"] == tmp_path / "evaluation"
+    assert performance.drs_argv(counter, p, g)[1:] == [
+        str(tmp_path / "evaluation" / "counter.py"), "-g", "clf_signature.yaml", "-ill",
+        "dummy", "-r", "20", "-f1", p, "-f2", g]
+    # without our sense map Counter's scores are not comparable: skipped, saying why
+    monkeypatch.setattr("exactalign.data.wordnet.load_sense_map", lambda: None)
+    assert "sense map is not fetched" in performance.drs_tools(performance.QUICK)[1]["skip"]
+
+
+def test_drs_inputs_without_pilot_data_are_seeded_and_sized(tmp_path, monkeypatch):
+    monkeypatch.setenv("EXACTALIGN_DATA", "none")
+    from exactalign.io.drs import read_drs_file
+
+    units = [u for u in performance.units({**performance.QUICK, "loop_families": []})
+             if u["family"] == "drs"]
+    assert units == [{"family": "drs", "dataset": "synthetic[:20]", "n": 20, "size": 20,
+                      "size_unit": "DRS pairs"}]
+    texts = []
+    for run in ("a", "b"):
+        work = tmp_path / run
+        work.mkdir()
+        pred, gold, source = performance.drs_corpus(12, 0, work)
+        assert source == "synthetic"
+        assert len(read_drs_file(pred)) == len(read_drs_file(gold)) == 12
+        texts.append((pred.read_text(), gold.read_text()))
+    assert texts[0] == texts[1] and texts[0][0] != texts[0][1]

@@ -2,27 +2,32 @@
 Meaning Bank) under the proven-optimal mapping and under Counter's own hill-climbing.
 
 Registered in :data:`exactalign.cli.COMMANDS`; importing this module is cheap (no numpy). It
-only formats :class:`~exactalign.metrics.drs_report.DrsReport`
-(:func:`~exactalign.metrics.drs_report.score_files`).
+only formats the :class:`~exactalign.metrics.drs_report.DrsReport` that
+:func:`exactalign.drs.score_files` returns (the same object Python users get).
 
 Counter's settings by default, as the PMB results are published: ``-r 20`` restarts
-(``--restarts``), the smart concept mapping first (``--no-smart``: Counter's ``-s no``), the
+(``--restarts``), the smart concept mapping first (``--smart conc``; ``--smart no``, Counter's
+``-s no``, also spelled ``--no-smart``: random initial mappings only), the
 signature ``clf_signature.yaml`` (``-g``; ``--no-signature``: Counter's bare default, operators
 typed by their form, no operator over boxes), ``REF`` clauses left out (``--include-ref``:
 ``-ic``), ill-formed DRSs an error (``--ill``: ``-ill``; ``dummy`` is the official setting),
 four digits (``--digits``: ``-sig``). ``--default-sense``, ``--default-role``,
-``--default-concept``: ``-dse``, ``-dr``, ``-dc``. ``--runs``: Counter's ``-runs`` (the
+``--default-concept``: ``-dse``, ``-dr``, ``-dc`` (Counter's long spellings, ``--include_ref``,
+``--default_sense``, ``--significant``, ..., are accepted too). ``--runs``: Counter's ``-runs`` (the
 hill-climbing repeated, its generator running on; every run's scores printed). ``--seed`` seeds
 the hill-climbing (one ``random.Random`` over the pairs in file order, as Counter's global
 generator) and HiGHS; ``--time-limit`` bounds the exact path (a pair it cuts short keeps its
 incumbent and bound, status ``time_limit``; the hill-climbing has no budget: DRS pairs are
-small).
+small). ``--jobs N`` spreads the exact path over worker processes (-1: one per CPU), in chunks
+that do not depend on ``N``, so that the output is the same as in one process; the
+hill-climbing stays in this one (one generator across the pairs in order, as Counter's).
 
 Text output: one line per method, ``P R F`` as Counter prints them (its rounding) with the
 clause counts, the exact line saying how many pairs are proven optimal; with ``--runs`` above
 1 Counter's scores per run and their average; with both methods, where Counter's mapping falls
-below the optimum; with ``--ms`` one line per DRS pair (Counter's ``-ms``: its P, R, F per
-pair). Different numbers of DRSs in the two files are an input error (Counter prints a line and
+below the optimum; with ``--pairs`` one line per DRS pair (as ``exactalign smatch --pairs``:
+the clauses matched, P, R, F per method, the exact one's status and bound; Counter's ``-ms``,
+which prints its P, R, F per pair, is another name for it). Different numbers of DRSs in the two files are an input error (Counter prints a line and
 exits 0).
 
 ``--json``: ``{"pred", "gold", "pairs_scored", "overall": {method ("exact", "hillclimb"): prf
@@ -38,6 +43,8 @@ import argparse
 import sys
 
 DRS_METHODS = ("exact", "hillclimb", "counter", "both")
+#: Counter's ``-s``: the smart concept mapping first (``conc``) or not (``no``).
+SMART = ("conc", "no")
 ILL_MODES = ("error", "dummy", "spar", "score")
 LABELS = {"exact": "exact", "hillclimb": "hillclimb"}
 #: The most restarts or runs asked for (as ``exactalign smatch -r``): beyond, a typo.
@@ -55,6 +62,16 @@ def _count(low: int):
                                              f"{value}")
         return value
     return parse
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value == 0 or value < -1:
+        raise argparse.ArgumentTypeError(f"must be -1 (one per CPU) or at least 1, not {value}")
+    return value
 
 
 def _digits(text: str) -> int:
@@ -77,18 +94,21 @@ def add_drs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-r", "--restarts", type=_count(1), default=20,
                    help="Counter's -r: initial mappings, the smart one included (default: "
                         "%(default)s)")
-    p.add_argument("--runs", type=_count(1), default=1,
+    p.add_argument("-runs", "--runs", type=_count(1), default=1,
                    help="Counter's -runs: repeat the hill-climbing, its generator running on "
                         "(default: %(default)s)")
-    p.add_argument("--no-smart", action="store_true",
-                   help="Counter's -s no: no smart concept mapping, random ones only")
-    p.add_argument("-ic", "--include-ref", action="store_true",
+    p.add_argument("-s", "--smart", choices=SMART, default="conc",
+                   help="Counter's -s: the first initial mapping is the smart concept mapping "
+                        "(conc) or a random one too (no) (default: %(default)s)")
+    p.add_argument("--no-smart", dest="smart", action="store_const", const="no",
+                   help="the same as --smart no (an older spelling)")
+    p.add_argument("-ic", "--include-ref", "--include_ref", action="store_true",
                    help="Counter's -ic: keep the REF clauses")
-    p.add_argument("-dse", "--default-sense", action="store_true",
+    p.add_argument("-dse", "--default-sense", "--default_sense", action="store_true",
                    help="Counter's -dse: every sense \"n.01\"")
-    p.add_argument("-dr", "--default-role", action="store_true",
+    p.add_argument("-dr", "--default-role", "--default_role", action="store_true",
                    help="Counter's -dr: every role Role")
-    p.add_argument("-dc", "--default-concept", action="store_true",
+    p.add_argument("-dc", "--default-concept", "--default_concept", action="store_true",
                    help="Counter's -dc: every concept work \"n.01\"")
     p.add_argument("--no-signature", action="store_true",
                    help="Counter without -g: no signature file (operators typed by their "
@@ -100,41 +120,34 @@ def add_drs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-ill", "--ill", choices=ILL_MODES, default="error",
                    help="Counter's -ill: an ill-formed DRS is an error, is replaced by a dummy "
                         "or the SPAR DRS, or is scored anyway (default: %(default)s)")
-    p.add_argument("-ms", "--ms", action="store_true",
-                   help="Counter's -ms: also print P, R, F of every DRS pair")
-    p.add_argument("-sig", "--digits", type=_digits, default=4,
+    p.add_argument("--pairs", "-ms", "--ms", dest="pairs", action="store_true",
+                   help="also print every DRS pair: its clauses, and per method the clauses "
+                        "matched, P, R, F (the exact one with its status and bound), as "
+                        "Counter's -ms prints its P, R, F per pair")
+    p.add_argument("-sig", "--digits", "--significant", type=_digits, default=4,
                    help="Counter's -sig: digits P, R and F are rounded to (default: "
+                        "%(default)s)")
+    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                   help="worker processes for the exact path (-1: one per CPU); the output "
+                        "is the same as with one; the hill-climbing stays in one process, as "
+                        "Counter draws from one generator across the pairs (default: "
                         "%(default)s)")
 
 
-def _sense_map(args):
-    """The WordNet 3.0 sense map (:func:`exactalign.data.wordnet.load_sense_map`), ``None``
-    with ``--no-wordnet`` or when it is not fetched (a warning then says so)."""
-    if args.no_wordnet:
-        return None
-    from ..data.wordnet import NOT_NORMALISED, load_sense_map
-
-    senses = load_sense_map()
-    if senses is None:
-        print(f"exactalign: warning: {NOT_NORMALISED}", file=sys.stderr)
-    return senses
-
-
 def run_drs(args: argparse.Namespace) -> int:
-    from ..metrics.drs_report import score_files
+    from ..drs import score_files
     from .common import print_json
 
-    senses = _sense_map(args)
     rep = score_files(args.pred, args.gold, ill=args.ill, signature=not args.no_signature,
                       include_ref=args.include_ref, default_sense=args.default_sense,
                       default_role=args.default_role, default_concept=args.default_concept,
-                      sense_map=senses, method=args.method, restarts=args.restarts,
-                      seed=args.seed, smart=not args.no_smart, runs=args.runs,
-                      digits=args.digits, time_limit=args.time_limit, backend=args.backend)
+                      wordnet=not args.no_wordnet, method=args.method, restarts=args.restarts,
+                      seed=args.seed, smart=args.smart, runs=args.runs, digits=args.digits,
+                      time_limit=args.time_limit, backend=args.backend, jobs=args.jobs)
     for w in rep.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:
-        print_json(_json(rep))
+        print_json(rep.to_dict())
     else:
         _text(rep, args)
     return 0
@@ -170,21 +183,16 @@ def _text(rep, args) -> None:
         c = rep.counter
         print(f"Counter's mapping is below the optimum on {c['below']} of {n} DRS pairs, "
               f"{c['short']:g} clauses, {c['f1_points']:.2f} F1 points")
-    if args.ms:
+    if args.pairs:
         for pair, row in zip(rep.pairs, rep.documents, strict=True):
             cells = [f"DRS {pair.index + 1} (line {pair.gold_line}): produced {pair.produced} "
                      f"gold {pair.gold}"]
             for m, o in row["scores"].items():
-                cells.append(f"{m} {o['counts']['matched']:g} P {_num(o['precision'], d)} "
-                             f"R {_num(o['recall'], d)} F {_num(o['f1'], d)}")
+                cell = (f"{m} {o['counts']['matched']:g} P {_num(o['precision'], d)} "
+                        f"R {_num(o['recall'], d)} F {_num(o['f1'], d)}")
+                if m == "exact":  # as smatch --pairs: the status and the bound
+                    solve = row["solves"]["exact"]
+                    bound = "-" if solve["bound"] is None else f"{solve['bound']:g}"
+                    cell += f" {solve['status']} bound {bound}"
+                cells.append(cell)
             print("; ".join(cells))
-
-
-def _json(rep) -> dict:
-    out = {"pred": rep.pred, "gold": rep.gold, "pairs_scored": len(rep.pairs),
-           "overall": rep.overall, "counter": rep.counter,
-           "ill": {"mode": rep.ill_mode, **rep.ill}, "documents": list(rep.documents),
-           "warnings": list(rep.warnings), "wall_time": rep.wall_time}
-    if rep.solves:
-        out["solves"] = rep.solves
-    return out

@@ -107,6 +107,19 @@ class DrsReport(NamedTuple):
     #: the corpus solve of the exact method (the pairs' results combined)
     solves: dict = {}
 
+    def to_dict(self) -> dict:
+        """What ``exactalign drs --json`` prints after its envelope (``command``, ``version``,
+        ``inputs``, ``options``): ``pred``, ``gold``, ``pairs_scored``, ``overall`` (per method
+        P, R, F with ``counts``), ``counter``, ``ill``, ``documents`` (one row per pair),
+        ``warnings``, ``wall_time``, and ``solves`` when the exact method ran."""
+        out = {"pred": self.pred, "gold": self.gold, "pairs_scored": len(self.pairs),
+               "overall": self.overall, "counter": self.counter,
+               "ill": {"mode": self.ill_mode, **self.ill}, "documents": list(self.documents),
+               "warnings": list(self.warnings), "wall_time": self.wall_time}
+        if self.solves:
+            out["solves"] = self.solves
+        return out
+
     def totals(self, method: str) -> tuple:
         """``(matched, produced, gold)`` summed over the pairs."""
         return (sum(p.matched(method) for p in self.pairs),
@@ -158,13 +171,15 @@ def score_drss(pred, gold, *, method: str = "both", restarts: int = DEFAULT_REST
                options: CounterOptions | None = None, sense_map=None, digits: int = 4,
                time_limit: float | None = None, backend: str = "highs", lines=None,
                paths=(None, None), ill_mode: str = "score", ill=None,
-               warnings=()) -> DrsReport:
+               warnings=(), jobs: int = 1) -> DrsReport:
     """Score two parallel lists of DRSs, each a list of clauses (tuples of string fields as
     Counter splits a line). ``options``: Counter's clause options (default
     :data:`~.drs.SIGNATURE_OPTIONS`, Counter with ``-g clf_signature.yaml``); ``sense_map``:
     the WordNet map of concept normalisation (``None``: none). ``lines``: the start line of
-    every DRS per side (for the rows). Raises :class:`InputError` when the lists differ in
-    length."""
+    every DRS per side (for the rows). ``jobs``: worker processes of the exact path (-1: one
+    per CPU; the results are the same as with one, :data:`CHUNK_PAIRS`; the hill-climbing runs
+    in this process, its one generator across the pairs in order). Raises :class:`InputError`
+    when the lists differ in length."""
     methods = _check_method(method)
     if len(pred) != len(gold):
         raise InputError(f"{len(pred)} DRSs in the produced file but {len(gold)} in the gold "
@@ -174,6 +189,8 @@ def score_drss(pred, gold, *, method: str = "both", restarts: int = DEFAULT_REST
         raise ValueError(f"restarts must be at least 1, not {restarts!r}")
     if runs < 1:
         raise ValueError(f"runs must be at least 1, not {runs!r}")
+    if not isinstance(jobs, int) or jobs == 0 or jobs < -1:
+        raise ValueError(f"jobs must be -1 (one per CPU) or at least 1, not {jobs!r}")
     options = SIGNATURE_OPTIONS if options is None else options
     t0 = time.perf_counter()
     sides = []
@@ -185,12 +202,12 @@ def score_drss(pred, gold, *, method: str = "both", restarts: int = DEFAULT_REST
     return _score_sides(sides, time.perf_counter() - t0, methods, restarts=restarts, seed=seed,
                         smart=smart, runs=runs, options=options, digits=digits,
                         time_limit=time_limit, backend=backend, lines=lines, paths=paths,
-                        ill_mode=ill_mode, ill=ill, warnings=warnings)
+                        ill_mode=ill_mode, ill=ill, warnings=warnings, jobs=jobs)
 
 
 def _score_sides(sides, prep: float, methods: tuple, *, restarts, seed, smart, runs, options,
-                 digits, time_limit, backend, lines, paths, ill_mode, ill,
-                 warnings) -> DrsReport:
+                 digits, time_limit, backend, lines, paths, ill_mode, ill, warnings,
+                 jobs: int = 1) -> DrsReport:
     """:func:`score_drss` on the pairs' Counter clause lists (``prep``: the seconds their
     building took, counted in every method's time)."""
     wall = {}
@@ -198,7 +215,7 @@ def _score_sides(sides, prep: float, methods: tuple, *, restarts, seed, smart, r
     insts = None
     if "exact" in methods:
         t = time.perf_counter()
-        exact, insts = _solve_exact(sides, time_limit, seed, backend)
+        exact, insts = _solve_exact(sides, time_limit, seed, backend, jobs)
         wall["exact"] = prep + time.perf_counter() - t
     counter = [None] * len(sides)
     matched_runs = [() for _ in sides]
@@ -334,14 +351,59 @@ def report(rep: DrsReport) -> DrsReport:
                         documents=tuple(docs), solves=solves)
 
 
-def _solve_exact(sides, time_limit, seed, backend):
-    from ..core.solve import SolveOptions
+#: The exact path solves the pairs in contiguous chunks of this many, whatever ``jobs``: the
+#: chunks (and so the batches of :func:`~exactalign.problems.latent.solve_exact_many` within
+#: them) are the same in one process and in many, and so is every result.
+CHUNK_PAIRS = 128
+
+
+def _solve_exact(sides, time_limit, seed, backend, jobs: int = 1):
+    """The exact results of the pairs (:data:`CHUNK_PAIRS` at a time, in this process or over
+    ``jobs`` joblib workers, -1: one per CPU), and their instances (``None`` when built in
+    workers)."""
+    chunks = [sides[k:k + CHUNK_PAIRS] for k in range(0, len(sides), CHUNK_PAIRS)]
+    workers = 1 if jobs == 1 else _workers(jobs)
+    if workers == 1 or len(chunks) == 1:
+        t0 = time.perf_counter()
+        res, insts = [], []
+        for chunk in chunks:
+            r, i = exact_chunk(chunk, time_limit, seed, backend, spent=time.perf_counter() - t0)
+            res += r
+            insts += i
+        return res, insts
+    import joblib
+
+    from ..core.deadline import Deadline
+
+    end = Deadline(time_limit).left()  # one budget, counted from now in every worker
+    end = None if end is None else time.time() + end
+    out = joblib.Parallel(n_jobs=min(workers, len(chunks)))(
+        joblib.delayed(_worker_chunk)(chunk, end, seed, backend) for chunk in chunks)
+    return [r for chunk in out for r in chunk], None
+
+
+def _workers(jobs: int) -> int:
+    import joblib
+
+    return joblib.cpu_count() if jobs == -1 else max(1, int(jobs))
+
+
+def exact_chunk(sides, time_limit, seed, backend, spent: float = 0.0) -> tuple:
+    """``(results, instances)`` of the exact path on the pairs ``sides`` (Counter clause
+    lists), within what is left of ``time_limit`` after ``spent`` seconds."""
+    from ..core.solve import SolveOptions, remaining
     from ..problems import latent
 
     insts = [counter_instance(a, b) for a, b in sides]
-    res = latent.solve_exact_many(insts, options=SolveOptions(time_limit=time_limit, seed=seed),
-                                  backend=backend)
-    return res, insts
+    opts = SolveOptions(time_limit=remaining(time_limit, spent), seed=seed)
+    return latent.solve_exact_many(insts, options=opts, backend=backend), insts
+
+
+def _worker_chunk(sides, end, seed, backend) -> list:
+    """:func:`exact_chunk` in a worker process, its budget ending at ``end`` (``time.time()``,
+    ``None``: no limit)."""
+    left = None if end is None else max(0.0, end - time.time())
+    return exact_chunk(sides, left, seed, backend)[0]
 
 
 def _verify_counter(sides, counter, insts, exact=None) -> None:
