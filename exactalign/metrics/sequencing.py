@@ -58,7 +58,7 @@ from .temporal import te3_graph
 __all__ = ["LINK_TYPES", "EVAL_TYPES", "TIMEML_RELATIONS", "py2_set_order", "py2_percent",
            "LinkCounts", "SequencingDocument", "SequencingScore", "document_links",
            "score_links", "sequencing_evaluate", "format_v18_sequencing", "timeml_text",
-           "write_v18_directory"]
+           "v18_directory", "write_v18_directory", "write_v18_files"]
 
 #: v1.8's ``Config.script_types``, in its order, and the types it reports.
 LINK_TYPES = ("Subevent", "After")
@@ -500,21 +500,39 @@ def timeml_text(nodes: Sequence[str], links: Sequence[tuple[str, str, str]]) -> 
     return "\n".join(lines) + "\n"
 
 
-def write_v18_directory(directory, sc: SequencingScore) -> None:
-    """Write what v1.8's ``-a DIR`` leaves in ``DIR``: per type, ``gold/<doc>.tml``,
-    ``sys/<doc>.tml`` and ``seq.out`` (earlier ``.tml`` files of those folders removed)."""
+def v18_directory(sc: SequencingScore) -> tuple:
+    """What v1.8's ``-a DIR`` leaves in ``DIR``, as text: per type of :data:`EVAL_TYPES`,
+    ``(type, {"gold": {doc id: TimeML}, "sys": {doc id: TimeML}}, seq.out)``."""
+    out = []
     for t in EVAL_TYPES:
-        for sub, nodes_of, links_of in (("gold", "gold_nodes", "gold_links"),
-                                        ("sys", "system_nodes", "system_links")):
+        sides = {sub: {d.doc_id: timeml_text(getattr(d, nodes_of), getattr(d, links_of)[t])
+                       for d in sc.documents}
+                 for sub, nodes_of, links_of in (("gold", "gold_nodes", "gold_links"),
+                                                 ("sys", "system_nodes", "system_links"))}
+        out.append((t, sides, _seq_out(sc, t)))
+    return tuple(out)
+
+
+def write_v18_directory(directory, sc: SequencingScore) -> None:
+    """Write what v1.8's ``-a DIR`` leaves in ``DIR`` (:func:`v18_directory`): per type,
+    ``gold/<doc>.tml``, ``sys/<doc>.tml`` and ``seq.out`` (earlier ``.tml`` files of those
+    folders removed)."""
+    write_v18_files(directory, v18_directory(sc))
+
+
+def write_v18_files(directory, files) -> None:
+    """Write :func:`v18_directory`'s ``files`` into ``directory`` as v1.8's ``-a DIR`` does."""
+    for t, sides, seq_out in files:
+        for sub, docs in sides.items():
             folder = os.path.join(directory, t, sub)
             os.makedirs(folder, exist_ok=True)
             for name in os.listdir(folder):
                 if name.lower().endswith(".tml"):
                     os.remove(os.path.join(folder, name))
-            for d in sc.documents:
-                with open(os.path.join(folder, d.doc_id + ".tml"), "w", encoding="utf-8",
+            for doc_id, text in docs.items():
+                with open(os.path.join(folder, doc_id + ".tml"), "w", encoding="utf-8",
                           errors="surrogateescape", newline="\n") as f:
-                    f.write(timeml_text(getattr(d, nodes_of), getattr(d, links_of)[t]))
+                    f.write(text)
         with open(os.path.join(directory, t, "seq.out"), "w", encoding="utf-8",
                   newline="\n") as f:
-            f.write(_seq_out(sc, t))
+            f.write(seq_out)

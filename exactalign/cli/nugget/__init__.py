@@ -36,18 +36,19 @@ The package, one module per idea (each imports only modules below it in this lis
 * ``exactalign.cli.nugget`` itself -- the command: its arguments, their checks, and which
   scheme runs; the only module of the package imported at start-up (it imports no numpy, the
   command line's start-up rule, and its siblings only when the command runs);
-* :mod:`~exactalign.cli.nugget.dice` -- v1.8's scores (``--scheme dice``): reading, ``-dn``,
-  ``-a``, the files of ``-c PREFIX``, ``-d`` and ``-a DIR``, the text or JSON output;
+* :mod:`~exactalign.cli.nugget.dice` -- v1.8's scores (``--scheme dice``): one call for the
+  report (:func:`exactalign.metrics.nugget_report.report_files`: reading, ``-dn``, ``-a``, the
+  text, the JSON and the files of ``-c PREFIX``, ``-d`` and ``-a DIR``), written out;
 * :mod:`~exactalign.cli.nugget.muc` -- ``--scheme muc``: the run, its table and its JSON;
 * :mod:`~exactalign.cli.nugget.pilot` -- ``--pilot-study``: the run and its JSON;
-* :mod:`~exactalign.cli.nugget.report` -- the text of the dice scheme: v1.8's report with its
-  sequencing section and the coreference details, coreference by mapping, ``-d``'s comparison;
-* :mod:`~exactalign.cli.nugget.payload` -- the ``--json`` document of the dice scheme (its
-  coreference and sequencing parts, the ``MAPPING/COMBINATION`` names and document rows);
+* :mod:`~exactalign.cli.nugget.report` -- the text of the dice scheme beyond v1.8's report of
+  each mapping: coreference by mapping (``--mapping all -c``);
+* :mod:`~exactalign.cli.nugget.payload` -- the former home of the ``--json`` document's
+  functions (now :mod:`exactalign.metrics.nugget_report`), their names handed on;
 * :mod:`~exactalign.cli.nugget.gaps` -- the heuristic mappings against the exact one: the gap
-  table, the worst documents' witnesses, the JSON ``vs_exact``;
+  table and the worst documents' witnesses, from the report;
 * :mod:`~exactalign.cli.nugget.inputs` -- what the three runs share about their inputs: ``-of``'s
-  keyword arguments, the check of a type white list that keeps nothing.
+  keyword arguments, the check of a type white list that keeps nothing (the MUC scheme's).
 
 Every public name of the former single module is importable from ``exactalign.cli.nugget``
 itself (the output functions on first use, PEP 562).

@@ -14,18 +14,7 @@ def offsets(args: argparse.Namespace) -> dict:
 
 def check_whitelist(args: argparse.Namespace, ev) -> None:
     """Warn (an error with ``--strict``) when the type white list keeps no gold and no system
-    mention -- a file of blank lines, of other types, or not a type list at all: every score is
-    then 0, which v1.8 reports without a word."""
-    from ...core.errors import InputError
-    from ...io.tbf import TbfWarning
+    mention (:func:`~exactalign.metrics.nugget_report.whitelist_warning`)."""
+    from ...metrics.nugget_report import whitelist_warning
 
-    if args.type_whitelist is None:
-        return
-    docs = next(iter(ev.scores.values())).documents
-    if any(d.n_gold or d.n_system for d in docs):
-        return
-    message = ("the type white list keeps no gold and no system mention (no mention has a type "
-               "it lists): every score is 0")
-    if args.strict:
-        raise InputError(message + " (an error under strict checking)", path=args.type_whitelist)
-    ev.warnings.append(TbfWarning(message, args.type_whitelist, None))
+    whitelist_warning(ev, args.type_whitelist, args.strict)

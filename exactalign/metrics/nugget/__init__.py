@@ -97,7 +97,8 @@ The package, one module per idea (each imports only modules above it in this lis
 * :mod:`~exactalign.metrics.nugget.mappings` -- the mappings by name, span-first mappings;
 * :mod:`~exactalign.metrics.nugget.coreference` -- v1.8's ``-c`` (CoNLL rows, reference metrics);
 * :mod:`~exactalign.metrics.nugget.scores` -- per-document, per-type and corpus scores, gaps;
-* :mod:`~exactalign.metrics.nugget.report` -- v1.8's report: numbers, layout, parser;
+* :mod:`~exactalign.metrics.nugget.report` -- v1.8's report: numbers, layout, parser, and
+  its ``-d`` comparison;
 * :mod:`~exactalign.metrics.nugget.muc` -- the MUC-style scheme;
 * :mod:`~exactalign.metrics.nugget.pilot` -- the 2015 pilot study's own scoring;
 * :mod:`~exactalign.metrics.nugget.evaluation` -- :func:`evaluate` and :func:`evaluate_files`.
@@ -164,6 +165,7 @@ from .report import (
     NAN,
     format_coref_details,
     format_v18,
+    format_v18_comparison,
     format_v18_coref,
     parse_v18_coref,
     parse_v18_report,
@@ -190,7 +192,8 @@ __all__ = [
     "format_pilot_study", "COREF_METRICS", "V18_COREF_ORDER", "V18_COREF_SKIPPED",
     "resolve_coref_combination", "coref_chains", "CorefRows", "coref_rows", "format_v18_conll",
     "CorefEvaluation", "coref_evaluate", "NAN", "v18_numbers", "format_v18", "COREF_SECTION",
-    "format_v18_coref", "format_coref_details", "parse_v18_coref", "parse_v18_report",
+    "format_v18_coref", "format_coref_details", "format_v18_comparison", "parse_v18_coref",
+    "parse_v18_report",
     "MucInstance", "MucCounts", "MucDocument", "MucScore", "MucEvaluation", "muc_instances",
     "muc_evaluate",
 ]

@@ -1,14 +1,18 @@
 """v1.8's report: every number it prints, computed its way (``nan`` included,
 :func:`v18_numbers`), its layout (:func:`format_v18`, byte for byte with ``compat``), its
-coreference section, and a parser for reports (ours or the official scorer's)."""
+coreference section, a parser for reports (ours or the official scorer's), and its ``-d``
+comparison of gold and system mentions (:func:`format_v18_comparison`)."""
 
 from __future__ import annotations
 
 import math
 
 from ...core.errors import InputError
+from ...io.tbf import canonical
 from .. import coref as corefm
 from .coreference import COREF_METRICS, V18_COREF_SKIPPED, CorefEvaluation
+from .instances import PLAIN
+from .reading import type_filter
 from .scores import NuggetScore
 
 NAN = float("nan")
@@ -212,3 +216,56 @@ def parse_v18_report(text: str, path: str = "<report>") -> dict:
     except (IndexError, ValueError) as e:
         raise InputError(f"not a v1.8 mention report ({e})", path=path, line=i + 1) from None
     return out
+
+
+def format_v18_comparison(score: NuggetScore, gold, system, whitelist=None) -> str:
+    """v1.8's ``-d`` file: per document, ``#BeginOfDocument <id>``, one line per gold mention
+    (run id, gold id, span as v1.8 lists it -- every character, or the token ids as written --,
+    canonical attributes, text, ``|``, the same for the system mention the span mapping gives
+    it and the pair's Dice, or ``-``), one per unmapped system mention, with ``-c`` the gold and
+    system clusters (``@coref``), then ``#EndOfDocument `` (sic)."""
+    keep = type_filter(whitelist)
+    run = system.run_id
+
+    def info(m):
+        if m.mode == "char":
+            span = ",".join(str(c) for b, e in m.pieces for c in range(b, e))
+        else:
+            span = m.span
+        return "\t".join([m.mention_id, span, *(canonical(a) for a in m.attributes), m.text])
+
+    def clusters(doc, mentions, side):
+        text = {m.mention_id: m.text for m in mentions}
+        kept = None if keep is None else set(text)
+        lines = []
+        for r in (doc.relations if doc is not None else []):
+            if r.name != "Coreference":
+                continue
+            args = r.arguments if kept is None else tuple(a for a in r.arguments if a in kept)
+            if kept is not None and len(args) < 2:
+                continue
+            lines.append(f"@coref\t{side}\t"
+                         + ",".join(f"{a}:{text[a].replace(',', '')}" for a in args) + "\n")
+        return lines
+
+    out = []
+    for d in score.documents:
+        g_doc, s_doc = gold.documents[d.doc_id], system.documents.get(d.doc_id)
+        g = [m for m in g_doc.mentions if keep is None or m.type in keep]
+        s = [] if s_doc is None else [m for m in s_doc.mentions if keep is None or m.type in keep]
+        al, w = d.pair_weights(PLAIN)
+        to_sys = {int(gi): (int(si), float(x)) for (gi, si), x in zip(al.tolist(), w.tolist(),
+                                                                      strict=True)}
+        out.append(f"#BeginOfDocument {d.doc_id}\n")
+        for gi, m in enumerate(g):
+            if gi in to_sys:
+                si, x = to_sys[gi]
+                out.append(f"{run}\t{info(m)}\t|\t{info(s[si])}\t{x:.2f}\n")
+            else:
+                out.append(f"{run}\t{info(m)}\t|\t-\t-\n")
+        mapped = {si for si, _ in to_sys.values()}
+        out += [f"{run}\t-\t|\t{info(m)}\t-\n" for si, m in enumerate(s) if si not in mapped]
+        if score.coref is not None:
+            out += clusters(g_doc, g, "gold") + clusters(s_doc, s, "system")
+        out.append("#EndOfDocument \n")
+    return "".join(out)
