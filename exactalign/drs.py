@@ -56,7 +56,7 @@ def score_files(produced, gold, *, method: str = "both", restarts: int = DEFAULT
                 default_sense: bool = False, default_role: bool = False,
                 default_concept: bool = False, signature: bool = True, wordnet: bool = True,
                 ill: str = "error", digits: int = 4, time_limit: float | None = None,
-                backend: str = "highs", jobs: int = 1) -> DrsReport:
+                backend: str = "highs", jobs: int = 1, counter: str = "190838f") -> DrsReport:
     """The report ``exactalign drs PRODUCED GOLD`` prints (Counter's ``-f1 PRODUCED -f2
     GOLD``), each keyword the command's option of that name: ``method`` (``exact``,
     ``hillclimb``, ``both``), ``restarts`` (``-r``), ``seed``, ``smart`` (``conc`` or ``no``,
@@ -65,7 +65,8 @@ def score_files(produced, gold, *, method: str = "both", restarts: int = DEFAULT
     (``False``: ``--no-signature``), ``wordnet`` (``False``: ``--no-wordnet``; when the sense
     map is not fetched, concepts are compared as written and a warning in
     :attr:`~DrsReport.warnings` says so), ``ill`` (``-ill``), ``digits`` (``-sig``),
-    ``time_limit``, ``backend``, ``jobs``. Raises :class:`~exactalign.core.errors.InputError`
+    ``time_limit``, ``backend``, ``jobs``, ``counter`` (whose rules: ``190838f``, today's, or
+    ``v.2.2.0``, with which PMB 2.2.0's results were published). Raises :class:`~exactalign.core.errors.InputError`
     on a file that cannot be scored (naming it and the line), ``ValueError`` on a bad option."""
     on = smart_flag(smart)
     senses, warnings = None, ()
@@ -78,5 +79,5 @@ def score_files(produced, gold, *, method: str = "both", restarts: int = DEFAULT
                                  default_role=default_role, default_concept=default_concept,
                                  sense_map=senses, method=method, restarts=restarts, seed=seed,
                                  smart=on, runs=runs, digits=digits, time_limit=time_limit,
-                                 backend=backend, jobs=jobs)
+                                 backend=backend, jobs=jobs, counter=counter)
     return rep._replace(warnings=warnings + rep.warnings) if warnings else rep

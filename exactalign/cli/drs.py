@@ -46,6 +46,8 @@ DRS_METHODS = ("exact", "hillclimb", "counter", "both")
 #: Counter's ``-s``: the smart concept mapping first (``conc``) or not (``no``).
 SMART = ("conc", "no")
 ILL_MODES = ("error", "dummy", "spar", "score")
+#: :data:`exactalign.metrics.drs.COUNTER_VERSIONS` (here for a quick ``--help``).
+COUNTER_VERSIONS = ("190838f", "v.2.2.0")
 LABELS = {"exact": "exact", "hillclimb": "hillclimb"}
 #: The most restarts or runs asked for (as ``exactalign smatch -r``): beyond, a typo.
 MAX_RESTARTS = 10**5
@@ -113,6 +115,11 @@ def add_drs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-signature", action="store_true",
                    help="Counter without -g: no signature file (operators typed by their "
                         "form, none over boxes); default: Counter's clf_signature.yaml")
+    p.add_argument("--counter", choices=COUNTER_VERSIONS, default=COUNTER_VERSIONS[0],
+                   help="whose rules: today's Counter (DRS_parsing @190838f; PMB 3.0.0's "
+                        "published results) or the one of its tag v.2.2.0 (referee, "
+                        "signature, SPAR DRS, operators over boxes), with which PMB 2.2.0's "
+                        "results were published; default %(default)s")
     p.add_argument("--no-wordnet", action="store_true",
                    help="do not normalise concepts to WordNet 3.0 synsets (Counter always "
                         "does, with its wordnet_dict_en.py; here when the sense map is "
@@ -143,7 +150,8 @@ def run_drs(args: argparse.Namespace) -> int:
                       default_role=args.default_role, default_concept=args.default_concept,
                       wordnet=not args.no_wordnet, method=args.method, restarts=args.restarts,
                       seed=args.seed, smart=args.smart, runs=args.runs, digits=args.digits,
-                      time_limit=args.time_limit, backend=args.backend, jobs=args.jobs)
+                      time_limit=args.time_limit, backend=args.backend, jobs=args.jobs,
+                      counter=args.counter)
     for w in rep.warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:

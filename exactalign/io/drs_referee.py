@@ -63,8 +63,8 @@ from dataclasses import replace
 from ..core.errors import InputError
 from .drs import FIELD, Drs, field_problem
 
-__all__ = ["ILL_MODES", "SIGNATURE", "SPAR_DRS", "check_drs", "dummy_drs", "format_types",
-           "is_well_formed", "operator_types", "replace_ill"]
+__all__ = ["ILL_MODES", "SIGNATURE", "SPAR_DRS", "check_drs", "closure", "dummy_drs",
+           "format_types", "is_well_formed", "operator_types", "replace_ill", "unify_types"]
 
 #: Counter's choices for an ill-formed DRS (``-ill``).
 ILL_MODES = ("error", "dummy", "spar", "score")
@@ -164,7 +164,9 @@ def format_types(op: str) -> tuple[str, str] | None:
     return None
 
 
-def _unify(a: str, b: str) -> str | None:
+def unify_types(a: str, b: str) -> str | None:
+    """The referee's unification of two argument types (``t`` with ``x`` or ``c``), ``None``
+    when they clash."""
     if a == b:
         return a
     pair = {a, b}
@@ -198,7 +200,7 @@ def _clause_problem(clause, types: dict, signature) -> tuple[str | None, tuple]:
             return f"{arg} stands where {what} must ({op} {want})", ()
         t = "c" if quoted else t
         before = new.get(arg, types.get(arg))
-        u = t if before is None else _unify(before, t)
+        u = t if before is None else unify_types(before, t)
         if u is None:
             return f"type clash: {arg} is a {_NAMES[before]} and a {_NAMES[t]}", ()
         new[arg] = u
@@ -209,7 +211,7 @@ def _clause_problem(clause, types: dict, signature) -> tuple[str | None, tuple]:
 _NAMES = {"b": "box", "x": "discourse referent", "c": "constant", "t": "term"}
 
 
-def _closure(rel: set) -> set:
+def closure(rel: set) -> set:
     """Transitive closure of a set of pairs (Warshall's algorithm over rows as bit sets)."""
     nodes = sorted({a for pair in rel for a in pair})
     at = {b: i for i, b in enumerate(nodes)}
@@ -263,7 +265,7 @@ def _structure_problem(typed, types) -> tuple[str, int] | None:
             rel.update((b1, b2) for b1, r in refs.items() if b1 != b2 and x in r)
     while True:  # pairs are only ever added: a loop found on the way stays
         before = rel
-        rel = _closure(rel)
+        rel = closure(rel)
         above: dict = {}  # box -> the boxes over it
         for a, b in rel:
             above.setdefault(b, set()).add(a)
@@ -341,20 +343,22 @@ def dummy_drs(index: int, side: str = "", path: str = "") -> tuple[tuple[str, ..
     return (("b1", "REF", "x1"), ("b1", "alwayswrongconcept" + letters, '"n.01"', "x1"))
 
 
-def replace_ill(drss, mode: str = "error", *, signature=SIGNATURE,
-                side: str = "") -> tuple[list[Drs], int]:
+def replace_ill(drss, mode: str = "error", *, signature=SIGNATURE, side: str = "",
+                judge=None, spar=SPAR_DRS) -> tuple[list[Drs], int]:
     """``(DRSs, number ill-formed)``: ``drss`` with every ill-formed DRS handled as Counter's
     ``-ill mode`` handles it (:data:`ILL_MODES`): ``error`` raises :class:`InputError` naming
     file, line and DRS of the first; ``dummy`` / ``spar`` put :func:`dummy_drs` /
     :data:`SPAR_DRS` in its place (a :class:`Drs` with the same index and path, clause lines 0,
     ``replaced`` set); ``score`` keeps it. ``side`` (``"prod"``, ``"gold"``) keeps the
-    dummies of the two files apart."""
+    dummies of the two files apart. ``judge``: another referee (a DRS -> its ``(message,
+    line)`` problems, e.g. :func:`~exactalign.io.drs_referee_v220.problems_v220`), with its
+    ``spar`` DRS."""
     if mode not in ILL_MODES:
         raise InputError(f"unknown way with ill-formed DRSs {mode!r}; choose one of "
                          + ", ".join(ILL_MODES))
     out, n_ill = [], 0
     for d in drss:
-        problems = _problems(d, signature)
+        problems = _problems(d, signature) if judge is None else judge(d)
         if not problems:
             out.append(d)
             continue
@@ -368,7 +372,7 @@ def replace_ill(drss, mode: str = "error", *, signature=SIGNATURE,
         if mode == "score":
             out.append(d)
             continue
-        clauses = dummy_drs(d.index, side, d.path) if mode == "dummy" else SPAR_DRS
+        clauses = dummy_drs(d.index, side, d.path) if mode == "dummy" else spar
         out.append(replace(d, clauses=clauses, lines=(0,) * len(clauses), comments=(),
                            trailing=("",) * len(clauses), replaced=mode))
     return out, n_ill

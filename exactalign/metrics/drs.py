@@ -94,13 +94,17 @@ class CounterOptions(NamedTuple):
     default_role: bool = False
     default_concept: bool = False
     op_boxes: frozenset = frozenset()
+    #: ``SY1``/``SY2`` are operators (Counter since 2020; at ``v.2.2.0`` only all-capital
+    #: labels were, and ``b SY1 x y`` was read as a concept)
+    sy_operators: bool = True
 
 
 #: Counter's defaults (no ``-g``: no operator takes boxes).
 DEFAULT_OPTIONS = CounterOptions()
 #: The operators whose arguments are all boxes (signature ``bb`` or ``bbb``) in Counter's
 #: ``clf_signature.yaml``: what ``-g clf_signature.yaml`` -- the way the PMB results are
-#: published (Neural_DRS runs Counter with it) -- makes :attr:`CounterOptions.op_boxes`.
+#: published (Neural_DRS runs Counter with it; PMB 3.0.0's with this Counter, 2.2.0's with
+#: the one of :data:`V220_OPTIONS`) -- makes :attr:`CounterOptions.op_boxes`.
 SIGNATURE_BOX_OPERATORS = frozenset((
     "ALTERNATION", "ATTRIBUTION", "BACKGROUND", "COMMENTARY", "CONDITION", "CONSEQUENCE",
     "CONTINUATION", "CONTRAST", "DIS", "DUP", "ELABORATION", "EXPLANATION", "IMP", "INSTANCE",
@@ -108,6 +112,17 @@ SIGNATURE_BOX_OPERATORS = frozenset((
     "PRECONDITION", "PRESUPPOSITION", "RESULT", "SOURCE", "TOPIC"))
 #: Counter with ``-g clf_signature.yaml`` (its other defaults).
 SIGNATURE_OPTIONS = CounterOptions(op_boxes=SIGNATURE_BOX_OPERATORS)
+#: The Counters whose clause rules we reproduce: RikVN/DRS_parsing @190838f (today's, PMB
+#: 3.0.0's published results) and its tag ``v.2.2.0`` (ec4eb07, 2019-11-18), with which the
+#: published PMB 2.2.0 results were scored (Neural_DRS's setup of that release checks it out).
+COUNTER_VERSIONS = ("190838f", "v.2.2.0")
+#: Counter at ``v.2.2.0``: its hard-coded operators over boxes, with or without ``-g``
+#: (``DRS``, ``PRP`` and a few discourse relations; not ``DUP`` or ``PRESUPPOSITION``).
+V220_BOX_OPERATORS = frozenset((
+    "NOT", "POS", "NEC", "IMP", "DIS", "PRP", "DRS", "ANSWER", "PARALLEL", "CONTINUATION",
+    "CONTRAST", "RESULT", "EXPLANATION"))
+#: Counter at ``v.2.2.0`` (its other defaults).
+V220_OPTIONS = CounterOptions(op_boxes=V220_BOX_OPERATORS, sy_operators=False)
 
 
 def between_quotes(s: str) -> bool:
@@ -252,7 +267,7 @@ def counter_drs(clauses, options: CounterOptions | None = None,
             add("op_two_vars", (v0, op, v2), pos)
             continue
         v0 = var(c[0], "b")
-        if is_operator(op):
+        if all_upper(op) or (options.sy_operators and op in ("SY1", "SY2")):
             vt = "b" if op in boxes and op != "PRP" else "x"
             if between_quotes(c[2]):
                 add("op_two_vars_abs1", (v0, op, c[2], var(c[3], vt)), pos)

@@ -29,8 +29,10 @@ from typing import NamedTuple
 from ..core.errors import InputError, VerificationError
 from .aggregation import prf_counts_dict
 from .drs import (
+    COUNTER_VERSIONS,
     DEFAULT_OPTIONS,
     SIGNATURE_OPTIONS,
+    V220_OPTIONS,
     CounterOptions,
     counter_drs,
     counter_f,
@@ -427,26 +429,41 @@ def _verify_counter(sides, counter, insts, exact=None) -> None:
 def score_files(pred_path, gold_path, *, ill: str = "error", signature: bool = True,
                 include_ref: bool = False, default_sense: bool = False,
                 default_role: bool = False, default_concept: bool = False, sense_map=None,
-                **kwargs) -> DrsReport:
+                counter: str = "190838f", **kwargs) -> DrsReport:
     """:func:`score_drss` of two clause files (:func:`exactalign.io.drs.read_drs_file`), their
     ill-formed DRSs handled as Counter's ``-ill`` (``error``: an :class:`InputError` naming
     the first; ``dummy``, ``spar``: replaced; ``score``: kept) by the referee, with Counter's
     signature (``signature=False``: Counter without ``-g``, operators typed by their form and
     no operator over boxes). The other flags are Counter's ``-ic``, ``-dse``, ``-dr``,
-    ``-dc``."""
+    ``-dc``. ``counter``: whose rules (:data:`~.drs.COUNTER_VERSIONS`): today's Counter
+    (``190838f``), or the one of DRS_parsing's tag ``v.2.2.0`` -- its referee
+    (:mod:`exactalign.io.drs_referee_v220`), SPAR DRS and operators over boxes
+    (:data:`~.drs.V220_OPTIONS`), with which PMB 2.2.0's results were published."""
     from ..io.drs import read_drs_file
 
     if ill not in ("error", "dummy", "spar", "score"):
         raise ValueError(f"unknown -ill mode {ill!r}")
+    if counter not in COUNTER_VERSIONS:
+        raise ValueError(f"unknown Counter {counter!r}; choose one of "
+                         + ", ".join(COUNTER_VERSIONS))
+    v220 = counter == "v.2.2.0"
     sides, ill_counts, lines = [], {}, []
     for path, side in ((pred_path, "prod"), (gold_path, "gold")):
         drss = read_drs_file(path)
         n_ill = 0
         if ill != "score":  # -ill score: no judgement, every DRS scored as it is
-            from ..io.drs_referee import SIGNATURE, replace_ill
+            from ..io.drs_referee import SIGNATURE, SPAR_DRS, replace_ill
 
+            judge, spar = None, SPAR_DRS
+            if v220:
+                from functools import partial
+
+                from ..io.drs_referee_v220 import SIGNATURE_V220, SPAR_DRS_V220, problems_v220
+
+                judge = partial(problems_v220, signature=SIGNATURE_V220 if signature else None)
+                spar = SPAR_DRS_V220
             drss, n_ill = replace_ill(drss, ill, signature=SIGNATURE if signature else None,
-                                      side=side)
+                                      side=side, judge=judge, spar=spar)
         ill_counts["pred" if side == "prod" else "gold"] = n_ill
         if not drss:
             raise InputError("no DRS in the file (Counter prints 'Both DRSs empty' or scores "
@@ -459,7 +476,8 @@ def score_files(pred_path, gold_path, *, ill: str = "error", signature: bool = T
                                      path=str(path), line=line or None)
         sides.append([d.clauses for d in drss])
         lines.append([d.line for d in drss])
-    options = (SIGNATURE_OPTIONS if signature else DEFAULT_OPTIONS)._replace(
+    options = (V220_OPTIONS if v220 else SIGNATURE_OPTIONS if signature
+               else DEFAULT_OPTIONS)._replace(
         include_ref=include_ref, default_sense=default_sense, default_role=default_role,
         default_concept=default_concept)
     warnings = [f"{n} ill-formed DRS{'s' if n != 1 else ''} in {path} replaced by "
