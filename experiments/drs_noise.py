@@ -1,0 +1,296 @@
+"""The five-run part of :mod:`experiments.drs_gap`: systems published as five training runs, their
+5-run means and confidence intervals under Counter's hill-climbing and under the proven optimum,
+the system rankings and paired significance under both, and the scorer's own restart noise.
+
+Computed from the rows of :mod:`experiments.drs_gap` (``kind`` ``file`` and ``noise``) and the
+per-DRS counts of each system's first run; nothing here reads data or runs a scorer.
+
+* ``system`` rows, one per system with runs ``output1`` ... ``output5`` (one folder of
+  ``drs/systems``): the 5-run mean, standard deviation (``ddof=1``) and 95% t-interval of the
+  mean (``mean +- t(0.975, 4) * sd / sqrt(5)``, the interval Neural_DRS publishes in
+  ``eval.txt``; its "Standard deviation" line is the ``ddof=0`` one) of the corpus F under
+  Counter's ``-r 20`` (the replica, one seeded generator per file), under the optimum, and as
+  published; the system's rank under each; the restart noise: the SD (``ddof=1``) of the corpus
+  F of run 1 over ``noise_seeds`` seeds of Counter's ``-r 20`` (smart mapping on), its
+  variance as a share of the published 5-run variance (``noise_share``) and of the replica's
+  (``noise_share_replica``).
+* ``pair`` rows, two systems of one release and split: run 1 of each, paired over DRSs
+  (:func:`exactalign.significance.paired_bootstrap` and
+  :func:`~exactalign.significance.approximate_randomization`, per-DRS ``(matched, produced,
+  matched, gold)``), Counter-scored and optimum-scored; *significant*: both tests p < ``alpha``;
+  whether the order of run 1 or of the 5-run means changes, and whether the verdict changes
+  (significant under one scoring only, or the order flips while one of them is significant).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from exactalign.significance import approximate_randomization, paired_bootstrap
+
+#: The runs of a five-run system, by file stem.
+RUNS = 5
+MAIN_RESTARTS = 20
+_RUN = re.compile(r"output(\d+)$")
+
+
+def run_number(path: str) -> int | None:
+    """``n`` of a run file ``.../outputN.txt`` (or ``outputN.seq.drs.res``), else ``None``."""
+    m = _RUN.match(path.rsplit("/", 1)[-1].split(".")[0])
+    return int(m.group(1)) if m else None
+
+
+def five_run_systems(files: list[str]) -> dict[str, list[str]]:
+    """The folders of ``files`` holding runs ``output1`` ... ``output5`` (each once), mapped to
+    those five files in run order; folders in path order."""
+    by: dict = {}
+    for f in files:
+        n = run_number(f)
+        if n is not None and "/" in f:
+            by.setdefault(f.rsplit("/", 1)[0], {}).setdefault(n, []).append(f)
+    out = {}
+    for folder in sorted(by):
+        runs = by[folder]
+        if sorted(runs) == list(range(1, RUNS + 1)) and all(len(v) == 1 for v in runs.values()):
+            out[folder] = [runs[n][0] for n in range(1, RUNS + 1)]
+    return out
+
+
+def t_interval(values, level: float = 0.95) -> tuple[float, float, float, float]:
+    """Mean, sample SD (``ddof=1``) and the ``level`` t-interval of the mean of ``values``:
+    ``mean +- t((1 + level) / 2, n - 1) * sd / sqrt(n)``."""
+    from scipy.stats import t
+
+    x = np.asarray(values, dtype=np.float64)
+    if x.size < 2:
+        raise ValueError(f"a t-interval needs two values or more, not {x.size}")
+    mean, sd = float(x.mean()), float(x.std(ddof=1))
+    half = float(t.ppf((1 + level) / 2, x.size - 1) * sd / np.sqrt(x.size))
+    return mean, sd, mean - half, mean + half
+
+
+def order_changes(a: dict, b: dict) -> tuple[int, int]:
+    """Pairs of keys (of both maps) ordered differently by the scores ``a`` and ``b`` (a tie in
+    one and not the other is a change), and the pairs compared."""
+    keys = sorted(set(a) & set(b))
+    changed = total = 0
+    for i, x in enumerate(keys):
+        for y in keys[i + 1:]:
+            total += 1
+            changed += int(np.sign(round(a[x] - a[y], 12)) != np.sign(round(b[x] - b[y], 12)))
+    return changed, total
+
+
+def _ranks(scores: dict) -> dict:
+    """Rank 1 for the highest score (ties share the better rank)."""
+    return {k: 1 + sum(1 for v in scores.values() if v > s + 1e-12) for k, s in scores.items()}
+
+
+def system_rows(rows: list[dict], level: float = 0.95) -> list[dict]:
+    """The ``system`` rows (module docstring) from the ``file`` rows (``-r 20``, smart mapping)
+    and the ``noise`` rows; systems without their five runs' rows are left out."""
+    runs: dict = {}
+    for r in rows:
+        if (r.get("kind") or "file") == "file" and bool(r["smart"]) \
+                and int(r["restarts"]) == MAIN_RESTARTS and run_number(r["file"]) is not None:
+            runs.setdefault(r["file"].rsplit("/", 1)[0], {})[run_number(r["file"])] = r
+    noise: dict = {}
+    for r in rows:
+        if r.get("kind") == "noise":
+            noise.setdefault(r["file"].rsplit("/", 1)[0], []).append(r)
+    out = []
+    for folder, by in sorted(runs.items()):
+        if sorted(by) != list(range(1, RUNS + 1)):
+            continue
+        sel = [by[n] for n in range(1, RUNS + 1)]
+        first = sel[0]
+        row = {"kind": "system", "release": first["release"], "split": first["split"],
+               "system": first["system"].rsplit("/", 1)[0], "file": folder, "runs": RUNS,
+               "pairs": first["pairs"], "wordnet": first["wordnet"], "restarts": MAIN_RESTARTS,
+               "smart": True}
+        for name, col in (("counter", "counter_f1"), ("exact", "exact_f1"),
+                          ("published", "published_f1")):
+            vals = [x[col] for x in sel]
+            if any(v is None for v in vals):
+                continue
+            m, sd, lo, hi = t_interval(vals, level)
+            row.update({f"mean_{name}": m, f"sd_{name}": sd, f"ci_lo_{name}": lo,
+                        f"ci_hi_{name}": hi})
+        ns = noise.get(folder, [])
+        if len(ns) >= 2:
+            f = [x["counter_f1"] for x in ns]
+            sd = float(np.std(f, ddof=1))
+            row.update({"noise_seeds": len(ns), "noise_sd": sd,
+                        "noise_below": max(x["below"] for x in ns),
+                        "noise_share": sd ** 2 / row["sd_published"] ** 2
+                        if row.get("sd_published") else None,
+                        "noise_share_replica": sd ** 2 / row["sd_counter"] ** 2
+                        if row.get("sd_counter") else None})
+        out.append(row)
+    groups: dict = {}
+    for r in out:
+        groups.setdefault((r["release"], r["split"]), []).append(r)
+    for sel in groups.values():
+        for name in ("counter", "exact", "published"):
+            if all(r.get(f"mean_{name}") is not None for r in sel):
+                ranks = _ranks({r["file"]: r[f"mean_{name}"] for r in sel})
+                for r in sel:
+                    r[f"rank_{name}"] = ranks[r["file"]]
+    return out
+
+
+def pair_rows(systems: list[dict], counts: dict, *, samples: int, seed: int,
+              alpha: float = 0.05) -> list[dict]:
+    """The ``pair`` rows (module docstring) of the ``system`` rows ``systems``; ``counts[folder]``
+    holds run 1's per-DRS ``[matched, produced, gold]`` under ``"counter"`` and ``"exact"``
+    (systems without them are left out)."""
+    groups: dict = {}
+    for r in systems:
+        if r["file"] in counts:
+            groups.setdefault((r["release"], r["split"]), []).append(r)
+    out = []
+    for (release, split), sel in sorted(groups.items()):
+        for i, a in enumerate(sel):
+            for b in sel[i + 1:]:
+                tests = {}
+                for how in ("counter", "exact"):
+                    ca, cb = (np.asarray(counts[x["file"]][how], dtype=np.float64)[:, [0, 1, 0, 2]]
+                              for x in (a, b))
+                    tests[how] = (paired_bootstrap(ca, cb, n_resamples=samples, seed=seed),
+                                  approximate_randomization(ca, cb, n_trials=samples, seed=seed))
+                (bc, rc), (bx, rx) = tests["counter"], tests["exact"]
+                sig_c = max(bc.p_value, rc.p_value) < alpha
+                sig_x = max(bx.p_value, rx.p_value) < alpha
+                flipped = bool(np.sign(round(bc.delta, 12)) != np.sign(round(bx.delta, 12)))
+                row = {"kind": "pair", "release": release, "split": split,
+                       "system": a["system"], "system_b": b["system"], "file": a["file"],
+                       "pairs": a["pairs"], "restarts": MAIN_RESTARTS, "smart": True,
+                       "wordnet": a["wordnet"], "delta": bc.delta, "delta_exact": bx.delta,
+                       "p_bootstrap": bc.p_value, "p_randomization": rc.p_value,
+                       "p_bootstrap_exact": bx.p_value, "p_randomization_exact": rx.p_value,
+                       "significant": sig_c, "significant_exact": sig_x, "flipped": flipped,
+                       "verdict_changed": sig_c != sig_x or (flipped and sig_c),
+                       "samples": samples, "seed": seed}
+                for name in ("counter", "exact", "published"):
+                    ma, mb = a.get(f"mean_{name}"), b.get(f"mean_{name}")
+                    key = "mean_delta" if name == "counter" else f"mean_delta_{name}"
+                    row[key] = None if ma is None or mb is None else ma - mb
+                if row["mean_delta_exact"] is not None:
+                    sx = np.sign(round(row["mean_delta_exact"], 12))
+                    row["mean_flipped"] = bool(np.sign(round(row["mean_delta"], 12)) != sx)
+                    if row["mean_delta_published"] is not None:
+                        row["published_flipped"] = bool(
+                            np.sign(round(row["mean_delta_published"], 12)) != sx)
+                out.append(row)
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# summary, headline and figure (from the CSV rows only)
+# ------------------------------------------------------------------------------------------
+def _pts(v) -> str:
+    return "–" if v is None else f"{100 * v:.2f}"
+
+
+def summary_lines(rows: list[dict]) -> list[str]:
+    """The five-run part of :func:`experiments.drs_gap.summary`."""
+    systems = [r for r in rows if r.get("kind") == "system"]
+    pairs = [r for r in rows if r.get("kind") == "pair"]
+    if not systems:
+        return []
+    out = ["", "Systems with five runs (F in points; mean and 95% t-interval of the 5-run mean "
+           "under Counter's -r 20 replica and under the proven optimum; published: eval.txt's "
+           "five F; SD with ddof=1). Restart noise: SD of run 1's corpus F over the seeds of "
+           "Counter's -r 20, and its variance as a share of the published (else the replica's) "
+           "5-run variance.", "",
+           "| release | split | system | mean Counter [CI] | mean optimum [CI] | mean published "
+           "[CI] | SD published | SD replica | noise SD (seeds) | noise share | rank C/O/P |",
+           "|---|---|---|---|---|---|---:|---:|---:|---:|---|"]
+    def ci(r, name):
+        m = r.get(f"mean_{name}")
+        if m is None:
+            return "–"
+        return f"{100 * m:.2f} [{100 * r[f'ci_lo_{name}']:.2f}, {100 * r[f'ci_hi_{name}']:.2f}]"
+
+    for r in systems:
+        share = r.get("noise_share")
+        share = r.get("noise_share_replica") if share is None else share
+        noise = "–" if r.get("noise_sd") is None else \
+            f"{100 * r['noise_sd']:.3f} ({r['noise_seeds']})"
+        ranks = "/".join("–" if r.get(f"rank_{n}") is None else str(r[f"rank_{n}"])
+                         for n in ("counter", "exact", "published"))
+        out.append(f"| {r['release']} | {r['split']} | {r['system']} | {ci(r, 'counter')} | "
+                   f"{ci(r, 'exact')} | {ci(r, 'published')} | {_pts(r.get('sd_published'))} | "
+                   f"{_pts(r.get('sd_counter'))} | {noise} | "
+                   f"{'–' if share is None else f'{100 * share:.1f}%'} | {ranks} |")
+    moved = sum(1 for r in systems if r.get("mean_exact") is not None
+                and abs(r["mean_exact"] - r["mean_counter"]) > 1e-12)
+    out += ["", f"5-run means changed by the optimum: {moved} of {len(systems)} systems "
+            f"(largest {100 * max_mean_change(systems):.3f} points)."]
+    if pairs:
+        out += ["", f"System pairs of one release and split ({len(pairs)}): ordered differently "
+                f"by the 5-run means under Counter and the optimum: "
+                f"{sum(1 for r in pairs if r.get('mean_flipped'))}; by the published means and "
+                f"the optimum's: {sum(1 for r in pairs if r.get('published_flipped'))} of "
+                f"{sum(1 for r in pairs if r.get('published_flipped') is not None)}. Run 1 "
+                f"paired over DRSs (bootstrap and approximate randomization, "
+                f"{pairs[0]['samples']:,} samples, seed {pairs[0]['seed']}): significant "
+                f"(both p < 0.05) under Counter {sum(1 for r in pairs if r['significant'])}, "
+                f"under the optimum {sum(1 for r in pairs if r['significant_exact'])}; order "
+                f"flipped {sum(1 for r in pairs if r['flipped'])}, verdict changed "
+                f"{sum(1 for r in pairs if r['verdict_changed'])}."]
+    return out
+
+
+def max_mean_change(systems: list[dict]) -> float:
+    return max((abs(r["mean_exact"] - r["mean_counter"]) for r in systems
+                if r.get("mean_exact") is not None), default=0.0)
+
+
+def finding(rows: list[dict]) -> str:
+    """The five-run clause of the headline finding ('' without ``system`` rows)."""
+    systems = [r for r in rows if r.get("kind") == "system" and r.get("noise_sd") is not None]
+    pairs = [r for r in rows if r.get("kind") == "pair"]
+    if not systems:
+        return ""
+    pub = [r for r in systems if r.get("noise_share") is not None]
+    sel, what = (pub, "published") if pub else (systems, "replica's")
+    key = "noise_share" if pub else "noise_share_replica"
+    shares = [r[key] for r in sel if r.get(key) is not None]
+    text = (f"; the scorer's restart noise (run 1 under {systems[0]['noise_seeds']} seeds) is "
+            f"at most {100 * max(r['noise_sd'] for r in systems):.3f} F1 points, "
+            f"{100 * max(shares, default=0.0):.1f}% at most of a {what} 5-run variance "
+            f"({len(sel)} systems)")
+    if pairs:
+        text += (f"; 5-run-mean order changes {sum(1 for r in pairs if r.get('mean_flipped'))} "
+                 f"of {len(pairs)} system pairs, significance verdicts "
+                 f"{sum(1 for r in pairs if r['verdict_changed'])}")
+    return text
+
+
+def noise_figure(ax, rows: list[dict]) -> bool:
+    """Published (else the replica's) 5-run SD against run 1's restart-noise SD, one point a
+    system, on ``ax``; ``False`` when there is nothing to draw."""
+    from . import plot
+
+    systems = [r for r in rows if r.get("kind") == "system" and r.get("noise_sd") is not None]
+    if not systems:
+        return False
+    pub = all(r.get("sd_published") is not None for r in systems)
+    col = "sd_published" if pub else "sd_counter"
+    splits = sorted({(r["release"], r["split"]) for r in systems})
+    for k, (rel, split) in enumerate(splits):
+        s = [r for r in systems if (r["release"], r["split"]) == (rel, split)]
+        st = plot.series_style(k)
+        ax.plot([100 * r[col] for r in s], [100 * r["noise_sd"] for r in s], linestyle="none",
+                label=f"{rel} {split}".replace(" -", ""), **st)
+    top = max(100 * r[col] for r in systems) * 1.15
+    ax.plot([0, top], [0, top], color="0.6", linewidth=0.8, linestyle=":", label="equal")
+    ax.set_xlim(0, top)
+    ax.set_ylim(-0.02 * top, top)
+    ax.set_xlabel(f"5-run SD of F, {'published' if pub else 'replica'} [F1 points]")
+    ax.set_ylabel("restart-noise SD of run 1 [F1 points]")
+    ax.legend()
+    return True
