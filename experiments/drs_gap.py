@@ -519,7 +519,8 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     axes[1].set_ylabel("clauses missed per 1,000 gold")
     axes[0].legend()
     out = [plot.save(fig, Path(out_dir) / FIGURES[0])]
-    fig, (ax,) = plot.panels(plt, 1, ncols=1, width=3.4, height=2.8)
+    n = sum(1 for r in all_rows if r.get("kind") == "system" and r.get("noise_sd") is not None)
+    fig, (ax,) = plot.panels(plt, 1, ncols=1, height=0.8 + 0.22 * max(n, 4))
     if not drs_noise.noise_figure(ax, all_rows):
         ax.text(0.5, 0.5, "no five-run system scored under the noise seeds", ha="center",
                 va="center", transform=ax.transAxes)

@@ -121,7 +121,7 @@ def system_rows(rows: list[dict], level: float = 0.95) -> list[dict]:
         ns = noise.get(folder, [])
         if len(ns) >= 2:
             f = [x["counter_f1"] for x in ns]
-            sd = float(np.std(f, ddof=1))
+            sd = float(np.std(f, ddof=1)) if len(set(f)) > 1 else 0.0  # no rounding residue
             row.update({"noise_seeds": len(ns), "noise_sd": sd,
                         "noise_below": max(x["below"] for x in ns),
                         "noise_share": sd ** 2 / row["sd_published"] ** 2
@@ -133,11 +133,11 @@ def system_rows(rows: list[dict], level: float = 0.95) -> list[dict]:
     for r in out:
         groups.setdefault((r["release"], r["split"]), []).append(r)
     for sel in groups.values():
-        for name in ("counter", "exact", "published"):
-            if all(r.get(f"mean_{name}") is not None for r in sel):
-                ranks = _ranks({r["file"]: r[f"mean_{name}"] for r in sel})
-                for r in sel:
-                    r[f"rank_{name}"] = ranks[r["file"]]
+        for name in ("counter", "exact", "published"):  # among the systems with the score
+            ranks = _ranks({r["file"]: r[f"mean_{name}"] for r in sel
+                            if r.get(f"mean_{name}") is not None})
+            for r in sel:
+                r[f"rank_{name}"] = ranks.get(r["file"])
     return out
 
 
@@ -259,10 +259,16 @@ def finding(rows: list[dict]) -> str:
     sel, what = (pub, "published") if pub else (systems, "replica's")
     key = "noise_share" if pub else "noise_share_replica"
     shares = [r[key] for r in sel if r.get(key) is not None]
-    text = (f"; the scorer's restart noise (run 1 under {systems[0]['noise_seeds']} seeds) is "
-            f"at most {100 * max(r['noise_sd'] for r in systems):.3f} F1 points, "
-            f"{100 * max(shares, default=0.0):.1f}% at most of a {what} 5-run variance "
-            f"({len(sel)} systems)")
+    seeds = systems[0]["noise_seeds"]
+    if max(r["noise_sd"] for r in systems) == 0:
+        text = (f"; no restart noise: run 1 of each of {len(systems)} five-run systems scores "
+                f"the same F under {seeds} seeds (0% of the {what} 5-run variance of "
+                f"{len(sel)})")
+    else:
+        text = (f"; the scorer's restart noise (run 1 under {seeds} seeds) is at most "
+                f"{100 * max(r['noise_sd'] for r in systems):.3f} F1 points, "
+                f"{100 * max(shares, default=0.0):.1f}% at most of a {what} 5-run variance "
+                f"({len(sel)} systems)")
     if pairs:
         text += (f"; 5-run-mean order changes {sum(1 for r in pairs if r.get('mean_flipped'))} "
                  f"of {len(pairs)} system pairs, significance verdicts "
@@ -271,26 +277,28 @@ def finding(rows: list[dict]) -> str:
 
 
 def noise_figure(ax, rows: list[dict]) -> bool:
-    """Published (else the replica's) 5-run SD against run 1's restart-noise SD, one point a
-    system, on ``ax``; ``False`` when there is nothing to draw."""
+    """One line a five-run system scored under the noise seeds: its 5-run SD of F as published
+    and as the replica scores the runs, and the restart-noise SD of its run 1, on ``ax``;
+    ``False`` when there is nothing to draw."""
     from . import plot
 
     systems = [r for r in rows if r.get("kind") == "system" and r.get("noise_sd") is not None]
     if not systems:
         return False
-    pub = all(r.get("sd_published") is not None for r in systems)
-    col = "sd_published" if pub else "sd_counter"
-    splits = sorted({(r["release"], r["split"]) for r in systems})
-    for k, (rel, split) in enumerate(splits):
-        s = [r for r in systems if (r["release"], r["split"]) == (rel, split)]
-        st = plot.series_style(k)
-        ax.plot([100 * r[col] for r in s], [100 * r["noise_sd"] for r in s], linestyle="none",
-                label=f"{rel} {split}".replace(" -", ""), **st)
-    top = max(100 * r[col] for r in systems) * 1.15
-    ax.plot([0, top], [0, top], color="0.6", linewidth=0.8, linestyle=":", label="equal")
-    ax.set_xlim(0, top)
-    ax.set_ylim(-0.02 * top, top)
-    ax.set_xlabel(f"5-run SD of F, {'published' if pub else 'replica'} [F1 points]")
-    ax.set_ylabel("restart-noise SD of run 1 [F1 points]")
-    ax.legend()
+    ys = list(range(len(systems)))[::-1]  # the first system on top
+    series = (("sd_published", "5-run SD, published (eval.txt)"),
+              ("sd_counter", "5-run SD, replica -r 20"),
+              ("noise_sd", f"restart noise of run 1 ({systems[0]['noise_seeds']} seeds)"))
+    for k, (col, label) in enumerate(series):
+        pts = [(100 * r[col], y) for r, y in zip(systems, ys, strict=True)
+               if r.get(col) is not None]
+        hollow = {"markerfacecolor": "none", "markersize": 8, "markeredgewidth": 1.4}
+        if pts:  # the published SD hollow: the replica's shows through where they coincide
+            ax.plot(*zip(*pts, strict=True), linestyle="none", label=label,
+                    **plot.series_style(k, **(hollow if k == 0 else {})))
+    ax.set_yticks(ys, [f"{r['release'].removeprefix('pmb-')} {r['split']} {r['system']}"
+                       .replace(" - ", " ") for r in systems])
+    ax.set_xlim(left=-0.02 * max(100 * (r.get("sd_counter") or 0) for r in systems) - 0.01)
+    ax.set_xlabel("SD of the corpus F [F1 points]")
+    ax.legend(loc="lower right")
     return True
