@@ -21,8 +21,9 @@ whole file is scored), times.
 These are the rows of ``kind`` ``file``. Systems published as five runs (``output1`` ...
 ``output5`` in one folder; without pilot data, synthetic systems: ``synthetic_runs`` seeded
 perturbations of the same gold at each of ``synthetic_rates``) add (:mod:`experiments.drs_noise`):
-``noise`` rows, run 1 scored by Counter's ``-r 20`` (smart mapping on, Counter's default) under
-each of ``noise_seeds`` seeds -- the scorer's restart noise; ``system`` rows, the 5-run means,
+``noise`` rows, each run of ``noise_runs`` scored by Counter's ``-r 20`` (smart mapping on,
+Counter's default) under each of ``noise_seeds`` seeds -- the scorer's restart noise; ``system``
+rows, the 5-run means,
 SDs and 95% t-intervals under Counter, the optimum and as published, the ranks and the noise's
 share of the 5-run variance; ``pair`` rows, two systems of a release and split: the order of
 their 5-run means under each scoring and paired significance of run 1 over DRSs, Counter-scored
@@ -57,8 +58,8 @@ DATA_SOURCE = ("pilot drs/ (gold files and system outputs of PMB 2.1.0-3.0.0) wh
 DATA_READS = ("drs",)
 SEEDING = ("Counter's hill-climbing on file f with r restarts and smart s: "
            "random.Random(f'{seed}/{f}/{r}/{s}') over the file's pairs in order; restart "
-           "noise, seed k of run 1 f: random.Random(f'{seed}/noise/{f}/{k}') over its pairs in "
-           "order; synthetic gold DRS k: random.Random(f'{seed}/synthetic/{k}'), its "
+           "noise, seed k of run file f: random.Random(f'{seed}/noise/{f}/{k}') over its pairs "
+           "in order; synthetic gold DRS k: random.Random(f'{seed}/synthetic/{k}'), its "
            "perturbation in run n of the system of rate q: "
            "random.Random(f'{seed}/synthetic/{q}/{n}/{k}'); significance tests: "
            "numpy.random.default_rng(seed) (the same resamples for Counter and the optimum)")
@@ -66,13 +67,13 @@ SEEDING = ("Counter's hill-climbing on file f with r restarts and smart s: "
 FULL = {"seed": 0, "restarts": [1, 2, 5, 20], "smart": [True, False], "files": None,
         "max_pairs": None, "synthetic_pairs": 300, "synthetic_rates": [0.1, 0.2, 0.3],
         "synthetic_runs": 5, "exact_time_limit": 600.0, "noise_seeds": 20,
-        "noise_systems": None, "samples": 10_000, "alpha": 0.05}
+        "noise_runs": [1, 2, 3, 4, 5], "noise_systems": None, "samples": 10_000, "alpha": 0.05}
 QUICK = {**FULL, "restarts": [1, 20], "smart": [True],
          "files": ["pmb-3.0.0/en/dev/bert_only/output1.txt", "pmb-2.1.0/dev/boxer.txt",
                    *(f"pmb-2.2.0/en/dev/{s}/output{n}.txt" for s in ("bert_only", "bert_char_1enc")
                      for n in range(1, 6))],
          "max_pairs": 120, "synthetic_pairs": 40, "synthetic_rates": [0.2, 0.3],
-         "noise_seeds": 3, "noise_systems": 1, "samples": 1_000}
+         "noise_seeds": 3, "noise_runs": [1, 2], "noise_systems": 1, "samples": 1_000}
 
 COLUMNS = ("kind", "release", "split", "system", "file", "restarts", "smart", "wordnet", "pairs",
            "ill_pred", "ill_gold", "produced", "gold", "exact", "counter", "proven", "below",
@@ -82,7 +83,8 @@ COLUMNS = ("kind", "release", "split", "system", "file", "restarts", "smart", "w
            "runs", "mean_counter", "sd_counter", "ci_lo_counter", "ci_hi_counter", "mean_exact",
            "sd_exact", "ci_lo_exact", "ci_hi_exact", "mean_published", "sd_published",
            "ci_lo_published", "ci_hi_published", "rank_counter", "rank_exact", "rank_published",
-           "noise_seeds", "noise_sd", "noise_below", "noise_share", "noise_share_replica",
+           "noise_runs", "noise_seeds", "noise_sd", "noise_below", "noise_share",
+           "noise_share_replica",
            # pair rows
            "system_b", "delta", "delta_exact", "p_bootstrap", "p_randomization",
            "p_bootstrap_exact", "p_randomization_exact", "significant", "significant_exact",
@@ -303,9 +305,10 @@ def _unit(unit: dict) -> list[dict]:
 
 
 def _noise_unit(unit: dict) -> dict:
-    """Run 1 of a five-run system (``unit["file"]``) scored by Counter's ``-r 20`` (smart
-    mapping) under ``unit["seeds"]`` seeds: the ``noise`` rows; and its per-DRS ``[matched,
-    produced, gold]`` under the file's own seed (as its ``file`` row) and under the optimum."""
+    """A run of a five-run system (``unit["file"]``) scored by Counter's ``-r 20`` (smart
+    mapping) under ``unit["seeds"]`` seeds: the ``noise`` rows; and (``unit["counts"]``, run 1)
+    its per-DRS ``[matched, produced, gold]`` under the file's own seed (as its ``file`` row)
+    and under the optimum."""
     cfg = unit["config"]
     r = drs_noise.MAIN_RESTARTS
     s = _solved(unit)
@@ -319,7 +322,7 @@ def _noise_unit(unit: dict) -> dict:
     sizes = [(p.n_clauses, g.n_clauses) for p, g in s["sides"]]
     return {"rows": rows, "file": unit["file"], "folder": unit["file"].rsplit("/", 1)[0],
             "own_counter": own["cells"]["counter"],
-            "counts": {"counter": [[m, p, g] for m, (p, g) in zip(own["got"], sizes, strict=True)],
+            "counts": None if not unit["counts"] else {"counter": [[m, p, g] for m, (p, g) in zip(own["got"], sizes, strict=True)],
                        "exact": [[m, p, g] for m, (p, g) in zip(s["ex"], sizes, strict=True)]}}
 
 
@@ -334,9 +337,9 @@ def synthetic_files(config: dict) -> list[str]:
 
 
 def units(config: dict) -> list[dict]:
-    """One unit a file (its ``file`` rows), then one a five-run system: its run 1's per-DRS
-    counts and, for the first ``noise_systems`` systems (all for ``None``), its ``noise``
-    rows."""
+    """One unit a file (its ``file`` rows), then the five-run systems' units: run 1's per-DRS
+    counts and, for the first ``noise_systems`` systems (all for ``None``), the ``noise`` rows
+    of each run of ``noise_runs`` (one unit a run)."""
     d = resolve_data_dir()
     drs = None if not d.available else d.path / "drs"
     if drs is None or not (drs / SYSTEMS).is_dir():
@@ -347,10 +350,15 @@ def units(config: dict) -> list[dict]:
             files = [f for f in files if f in config["files"]]
     systems = list(drs_noise.five_run_systems(files).values())
     few = config["noise_systems"]
-    return ([{"file": f, "config": config} for f in files]
-            + [{"file": runs[0], "config": config, "noise": True,
-                "seeds": config["noise_seeds"] if few is None or i < few else 0}
-               for i, runs in enumerate(systems)])
+    out = [{"file": f, "config": config} for f in files]
+    for i, runs in enumerate(systems):
+        noisy = few is None or i < few
+        for n, f in enumerate(runs, 1):
+            if n == 1 or (noisy and n in config["noise_runs"]):
+                out.append({"file": f, "config": config, "noise": True, "counts": n == 1,
+                            "seeds": config["noise_seeds"]
+                            if noisy and n in config["noise_runs"] else 0})
+    return out
 
 
 def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
@@ -369,7 +377,8 @@ def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
                                   f"under the file's seed is {u['own_counter']}, its file row "
                                   f"says {own[0]['counter']}")
         rows += u["rows"]
-        counts[u["folder"]] = u["counts"]
+        if u["counts"] is not None:
+            counts[u["folder"]] = u["counts"]
     systems = drs_noise.system_rows(rows)
     rows += systems + drs_noise.pair_rows(systems, counts, samples=config["samples"],
                                           seed=config["seed"], alpha=config["alpha"])
@@ -486,7 +495,7 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     optimum, and the clauses it misses per 1,000 gold clauses, against the restarts, with and
     without the smart mapping. ``restart_noise`` (when there are ``system`` rows with noise):
     each five-run system's published (else the replica's) 5-run SD of F against the SD of its
-    run 1 under the noise seeds (:func:`experiments.drs_noise.noise_figure`)."""
+    runs under the noise seeds (:func:`experiments.drs_noise.noise_figure`)."""
     from .runner import completed_rows
 
     plt = plot.pyplot()

@@ -10,9 +10,11 @@ per-DRS counts of each system's first run; nothing here reads data or runs a sco
   mean (``mean +- t(0.975, 4) * sd / sqrt(5)``, the interval Neural_DRS publishes in
   ``eval.txt``; its "Standard deviation" line is the ``ddof=0`` one) of the corpus F under
   Counter's ``-r 20`` (the replica, one seeded generator per file), under the optimum, and as
-  published; the system's rank under each; the restart noise: the SD (``ddof=1``) of the corpus
-  F of run 1 over ``noise_seeds`` seeds of Counter's ``-r 20`` (smart mapping on), its
-  variance as a share of the published 5-run variance (``noise_share``) and of the replica's
+  published; the system's rank under each; the restart noise: the SD of a run's corpus F over
+  ``noise_seeds`` seeds of Counter's ``-r 20`` (smart mapping on), pooled over the runs scored
+  (``noise_runs``: the root of the mean of the runs' variances, each ``ddof=1``) -- the part of
+  a 5-run variance that scoring each run once with some seed adds -- and that variance as a
+  share of the published 5-run variance (``noise_share``) and of the replica's
   (``noise_share_replica``).
 * ``pair`` rows, two systems of one release and split: run 1 of each, paired over DRSs
   (:func:`exactalign.significance.paired_bootstrap` and
@@ -118,11 +120,16 @@ def system_rows(rows: list[dict], level: float = 0.95) -> list[dict]:
             m, sd, lo, hi = t_interval(vals, level)
             row.update({f"mean_{name}": m, f"sd_{name}": sd, f"ci_lo_{name}": lo,
                         f"ci_hi_{name}": hi})
-        ns = noise.get(folder, [])
-        if len(ns) >= 2:
-            f = [x["counter_f1"] for x in ns]
-            sd = float(np.std(f, ddof=1)) if len(set(f)) > 1 else 0.0  # no rounding residue
-            row.update({"noise_seeds": len(ns), "noise_sd": sd,
+        per_run: dict = {}
+        for x in noise.get(folder, []):
+            per_run.setdefault(x["file"], []).append(x["counter_f1"])
+        var = [float(np.var(f, ddof=1)) if len(set(f)) > 1 else 0.0  # no rounding residue
+               for f in per_run.values() if len(f) >= 2]
+        if var:
+            ns = noise[folder]
+            sd = float(np.sqrt(np.mean(var)))
+            row.update({"noise_runs": len(var), "noise_sd": sd,
+                        "noise_seeds": min(len(f) for f in per_run.values()),
                         "noise_below": max(x["below"] for x in ns),
                         "noise_share": sd ** 2 / row["sd_published"] ** 2
                         if row.get("sd_published") else None,
@@ -202,11 +209,12 @@ def summary_lines(rows: list[dict]) -> list[str]:
         return []
     out = ["", "Systems with five runs (F in points; mean and 95% t-interval of the 5-run mean "
            "under Counter's -r 20 replica and under the proven optimum; published: eval.txt's "
-           "five F; SD with ddof=1). Restart noise: SD of run 1's corpus F over the seeds of "
-           "Counter's -r 20, and its variance as a share of the published (else the replica's) "
-           "5-run variance.", "",
+           "five F; SD with ddof=1). Restart noise: SD of a run's corpus F over the seeds of "
+           "Counter's -r 20, pooled over the runs scored (root mean variance), and its variance "
+           "as a share of the published (else the replica's) 5-run variance.", "",
            "| release | split | system | mean Counter [CI] | mean optimum [CI] | mean published "
-           "[CI] | SD published | SD replica | noise SD (seeds) | noise share | rank C/O/P |",
+           "[CI] | SD published | SD replica | noise SD (runs x seeds) | noise share | "
+           "rank C/O/P |",
            "|---|---|---|---|---|---|---:|---:|---:|---:|---|"]
     def ci(r, name):
         m = r.get(f"mean_{name}")
@@ -218,7 +226,7 @@ def summary_lines(rows: list[dict]) -> list[str]:
         share = r.get("noise_share")
         share = r.get("noise_share_replica") if share is None else share
         noise = "–" if r.get("noise_sd") is None else \
-            f"{100 * r['noise_sd']:.3f} ({r['noise_seeds']})"
+            f"{100 * r['noise_sd']:.4f} ({r['noise_runs']} x {r['noise_seeds']})"
         ranks = "/".join("–" if r.get(f"rank_{n}") is None else str(r[f"rank_{n}"])
                          for n in ("counter", "exact", "published"))
         out.append(f"| {r['release']} | {r['split']} | {r['system']} | {ci(r, 'counter')} | "
@@ -259,15 +267,17 @@ def finding(rows: list[dict]) -> str:
     sel, what = (pub, "published") if pub else (systems, "replica's")
     key = "noise_share" if pub else "noise_share_replica"
     shares = [r[key] for r in sel if r.get(key) is not None]
-    seeds = systems[0]["noise_seeds"]
+    seeds, runs = systems[0]["noise_seeds"], sum(r["noise_runs"] for r in systems)
     if max(r["noise_sd"] for r in systems) == 0:
-        text = (f"; no restart noise: run 1 of each of {len(systems)} five-run systems scores "
-                f"the same F under {seeds} seeds (0% of the {what} 5-run variance of "
+        text = (f"; no restart noise: each of {runs} runs of {len(systems)} five-run systems "
+                f"scores the same F under {seeds} seeds (0% of the {what} 5-run variance of "
                 f"{len(sel)})")
     else:
-        text = (f"; the scorer's restart noise (run 1 under {seeds} seeds) is at most "
-                f"{100 * max(r['noise_sd'] for r in systems):.3f} F1 points, "
-                f"{100 * max(shares, default=0.0):.1f}% at most of a {what} 5-run variance "
+        noisy = sum(1 for r in systems if r["noise_sd"] > 0)
+        text = (f"; the scorer's restart noise ({runs} runs of {len(systems)} five-run "
+                f"systems, {seeds} seeds each) is nil for {len(systems) - noisy} systems and at "
+                f"most {100 * max(r['noise_sd'] for r in systems):.4f} F1 points, "
+                f"{100 * max(shares, default=0.0):.2f}% at most of a {what} 5-run variance "
                 f"({len(sel)} systems)")
     if pairs:
         text += (f"; 5-run-mean order changes {sum(1 for r in pairs if r.get('mean_flipped'))} "
@@ -278,7 +288,7 @@ def finding(rows: list[dict]) -> str:
 
 def noise_figure(ax, rows: list[dict]) -> bool:
     """One line a five-run system scored under the noise seeds: its 5-run SD of F as published
-    and as the replica scores the runs, and the restart-noise SD of its run 1, on ``ax``;
+    and as the replica scores the runs, and its restart-noise SD, on ``ax``;
     ``False`` when there is nothing to draw."""
     from . import plot
 
@@ -288,7 +298,7 @@ def noise_figure(ax, rows: list[dict]) -> bool:
     ys = list(range(len(systems)))[::-1]  # the first system on top
     series = (("sd_published", "5-run SD, published (eval.txt)"),
               ("sd_counter", "5-run SD, replica -r 20"),
-              ("noise_sd", f"restart noise of run 1 ({systems[0]['noise_seeds']} seeds)"))
+              ("noise_sd", f"restart noise ({systems[0]['noise_seeds']} seeds a run)"))
     for k, (col, label) in enumerate(series):
         pts = [(100 * r[col], y) for r, y in zip(systems, ys, strict=True)
                if r.get(col) is not None]

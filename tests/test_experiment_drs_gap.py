@@ -38,7 +38,9 @@ def _check(all_rows, config):
     noisy = [r for r in systems if r["noise_seeds"]]
     assert len(noisy) == min(config["noise_systems"] or len(systems), len(systems))
     assert all(r["noise_seeds"] == config["noise_seeds"] for r in noisy)
-    assert len(_kind(all_rows, "noise")) == config["noise_seeds"] * len(noisy)
+    assert all(r["noise_runs"] == len(config["noise_runs"]) for r in noisy)
+    assert len(_kind(all_rows, "noise")) == config["noise_seeds"] * len(noisy) * len(
+        config["noise_runs"])
     k = len(systems)  # every five-run system is of one release and split here
     assert len(_kind(all_rows, "pair")) == k * (k - 1) // 2
 
@@ -84,7 +86,7 @@ def test_restart_noise_is_zero_when_every_seed_reaches_the_optimum():
     # every seed, so run 1's corpus F is the same under all of them
     cfg = {**drs_gap.QUICK, "synthetic_pairs": 15, "noise_seeds": 4}
     out = drs_gap._noise_unit({"file": "synthetic/rate0.1/output1.txt", "config": cfg,
-                               "noise": True, "seeds": 4})
+                               "noise": True, "seeds": 4, "counts": True})
     assert len(out["rows"]) == 4
     assert all(r["counter"] == r["exact"] and r["below"] == 0 for r in out["rows"])
     assert [m for m, _, _ in out["counts"]["counter"]] == [m for m, _, _ in
@@ -111,15 +113,19 @@ def test_system_rows_by_hand():
              for s, d, fs in (("a", 0.0, [0.80, 0.82, 0.81, 0.83, 0.84]),
                               ("b", 0.03, [0.815, 0.825, 0.82, 0.83, 0.82]))
              for n, f in enumerate(fs, 1)]
-    noise = [{"kind": "noise", "file": "r/dev/a/output1.txt", "counter_f1": f, "below": b}
-             for f, b in ((0.80, 0), (0.79, 1), (0.80, 0))]  # SD (ddof=1) 0.0057735
+    # restart noise: run 1's F 0.80, 0.79, 0.80 (variance 3.3333e-5), run 2's 0.81 three times
+    # (0): pooled SD sqrt(1.6667e-5) = 0.0040825
+    noise = [{"kind": "noise", "file": f"r/dev/a/output{n}.txt", "counter_f1": f, "below": b}
+             for n, f, b in ((1, 0.80, 0), (1, 0.79, 1), (1, 0.80, 0), (2, 0.81, 0),
+                             (2, 0.81, 0), (2, 0.81, 0))]
     a, b = drs_noise.system_rows(files + noise)
     assert a["mean_exact"] == pytest.approx(0.82)
     assert a["sd_exact"] == pytest.approx(0.0158114, abs=1e-7)
     assert (a["ci_lo_exact"], a["ci_hi_exact"]) == pytest.approx((0.8003676, 0.8396324),
                                                                  abs=1e-7)
-    assert a["noise_sd"] == pytest.approx(0.0057735, abs=1e-7) and a["noise_below"] == 1
-    assert a["noise_share"] == pytest.approx((0.0057735 / 0.0158114) ** 2, rel=1e-5)
+    assert a["noise_sd"] == pytest.approx(0.0040825, abs=1e-7) and a["noise_below"] == 1
+    assert (a["noise_runs"], a["noise_seeds"]) == (2, 3)
+    assert a["noise_share"] == pytest.approx((0.0040825 / 0.0158114) ** 2, rel=1e-5)
     assert b.get("noise_sd") is None and "noise_share" not in b
     # b: 0.822 under the optimum (above a's 0.82), 0.792 under Counter (below a's)
     assert (a["rank_exact"], b["rank_exact"], a["rank_counter"], b["rank_counter"]) == (
@@ -191,7 +197,11 @@ def test_pilot_rows():
     a, b = _kind(all_rows, "system")
     assert (a["system"], b["system"]) == ("bert_char_1enc", "bert_only")
     assert a["mean_exact"] - a["mean_counter"] == pytest.approx(0.001 / 5)  # run 2's pair
-    assert b["mean_exact"] == b["mean_counter"] and a["noise_sd"] == 0.0
+    assert b["mean_exact"] == b["mean_counter"] and b["noise_sd"] is None
+    # restart noise: run 1 reaches the optimum under each of the 3 seeds; run 2 holds the pair
+    # and misses it under seed 2 (F 0.8539, 0.8539, 0.8529)
+    assert (a["noise_runs"], a["noise_below"]) == (2, 1)
+    assert a["noise_sd"] == pytest.approx(np.sqrt(np.var([0.8539, 0.8539, 0.8529], ddof=1) / 2))
     (pair,) = _kind(all_rows, "pair")
     assert not pair["flipped"] and not pair["verdict_changed"]
     full = drs_gap.published_f1(d.path / "drs", "pmb-3.0.0/en/dev/bert_only/output3.txt")
