@@ -6,8 +6,10 @@ Data: every system output of the pilot's ``drs/systems/`` (PMB 2.1.0, 2.2.0 dev 
 dev; the Neural_DRS runs, Boxer, SPAR, ...) against its gold file, read and judged as Counter's
 official setting does (``-g clf_signature.yaml``, ``-ill dummy``; concepts normalised to WordNet
 3.0 synsets when the sense map is fetched, column ``wordnet``). Without pilot data:
-``synthetic_pairs`` random DRSs (:func:`synthetic_drs`) against seeded perturbations of them,
-scored as they are (not judged by the referee: as Counter's ``-ill score``).
+``synthetic_pairs`` random DRSs (:func:`synthetic_drs`) against seeded perturbations of them
+(:func:`perturbed`; ``synthetic_runs`` runs at each rate of ``synthetic_rates``, files
+``synthetic/rateQ/outputN.txt``), scored as they are (not judged by the referee: as Counter's
+``-ill score``).
 
 One row per (file, ``restarts``, ``smart``): the file's DRS pairs, Counter's produced and gold
 clauses, the clauses matched under the proven optimum (``exact``, per pair
@@ -15,19 +17,18 @@ clauses, the clauses matched under the proven optimum (``exact``, per pair
 under Counter's hill-climbing reproduced call for call
 (:func:`~exactalign.metrics.drs_counter.counter_match`), the pairs where it is below, the clauses
 it misses, Counter's corpus F of each (``compute_f``, 4 digits) and the gap in F1 points, the
-largest gap of one pair and the pairs' gaps summed (F1 points), Counter's published F of the run where ``eval.txt`` has it (and the
-whole file is scored), times.
+largest gap of one pair and the pairs' gaps summed (F1 points), Counter's published F of the
+run where ``eval.txt`` has it (and the whole file is scored), times.
 
 These are the rows of ``kind`` ``file``. Systems published as five runs (``output1`` ...
-``output5`` in one folder; without pilot data, synthetic systems: ``synthetic_runs`` seeded
-perturbations of the same gold at each of ``synthetic_rates``) add (:mod:`experiments.drs_noise`):
-``noise`` rows, each run of ``noise_runs`` scored by Counter's ``-r 20`` (smart mapping on,
-Counter's default) under each of ``noise_seeds`` seeds -- the scorer's restart noise; ``system``
-rows, the 5-run means,
-SDs and 95% t-intervals under Counter, the optimum and as published, the ranks and the noise's
-share of the 5-run variance; ``pair`` rows, two systems of a release and split: the order of
-their 5-run means under each scoring and paired significance of run 1 over DRSs, Counter-scored
-and optimum-scored (``samples`` resamples, ``alpha``).
+``output5`` in one folder; without pilot data the synthetic systems, one a rate) add
+(:mod:`experiments.drs_noise`): ``noise`` rows, each run of ``noise_runs`` scored by Counter's
+``-r 20`` (smart mapping on, Counter's default) under each of ``noise_seeds`` seeds -- the
+scorer's restart noise; ``system`` rows, the 5-run means, SDs and 95% t-intervals under
+Counter, the optimum and as published, the ranks and the noise's share of the 5-run variance;
+``pair`` rows, two systems of a release and split: the order of their 5-run means under each
+scoring and paired significance of run 1 over DRSs, Counter-scored and optimum-scored
+(``samples`` resamples, ``alpha``).
 
 Invariants (:class:`~experiments.runner.ExperimentError`): Counter's mapping never above the
 optimum on any pair (every seed); every pair proven (within ``exact_time_limit``); a noise

@@ -232,7 +232,7 @@ def summary_lines(rows: list[dict]) -> list[str]:
         out.append(f"| {r['release']} | {r['split']} | {r['system']} | {ci(r, 'counter')} | "
                    f"{ci(r, 'exact')} | {ci(r, 'published')} | {_pts(r.get('sd_published'))} | "
                    f"{_pts(r.get('sd_counter'))} | {noise} | "
-                   f"{'–' if share is None else f'{100 * share:.1f}%'} | {ranks} |")
+                   f"{'–' if share is None else f'{100 * share:.2f}%'} | {ranks} |")
     moved = sum(1 for r in systems if r.get("mean_exact") is not None
                 and abs(r["mean_exact"] - r["mean_counter"]) > 1e-12)
     out += ["", f"5-run means changed by the optimum: {moved} of {len(systems)} systems "
