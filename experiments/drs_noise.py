@@ -268,15 +268,15 @@ def finding(rows: list[dict]) -> str:
     key = "noise_share" if pub else "noise_share_replica"
     shares = [r[key] for r in sel if r.get(key) is not None]
     seeds, runs = systems[0]["noise_seeds"], sum(r["noise_runs"] for r in systems)
+    k = f"{len(systems)} five-run system{'s' if len(systems) != 1 else ''}"
     if max(r["noise_sd"] for r in systems) == 0:
-        text = (f"; no restart noise: each of {runs} runs of {len(systems)} five-run systems "
-                f"scores the same F under {seeds} seeds (0% of the {what} 5-run variance of "
-                f"{len(sel)})")
+        text = (f"; no restart noise: each of {runs} runs of {k} scores the same F under "
+                f"{seeds} seeds (0% of the {what} 5-run variance)")
     else:
         noisy = sum(1 for r in systems if r["noise_sd"] > 0)
-        text = (f"; the scorer's restart noise ({runs} runs of {len(systems)} five-run "
-                f"systems, {seeds} seeds each) is nil for {len(systems) - noisy} systems and at "
-                f"most {100 * max(r['noise_sd'] for r in systems):.4f} F1 points, "
+        text = (f"; the scorer's restart noise ({runs} runs of {k}, {seeds} seeds each) is "
+                f"nil for {len(systems) - noisy} systems and at most "
+                f"{100 * max(r['noise_sd'] for r in systems):.4f} F1 points, "
                 f"{100 * max(shares, default=0.0):.2f}% at most of a {what} 5-run variance "
                 f"({len(sel)} systems)")
     if pairs:
