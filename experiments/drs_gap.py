@@ -6,8 +6,10 @@ Data: every system output of the pilot's ``drs/systems/`` (PMB 2.1.0, 2.2.0 dev 
 dev; the Neural_DRS runs, Boxer, SPAR, ...) against its gold file, read and judged as Counter's
 official setting does (``-g clf_signature.yaml``, ``-ill dummy``; concepts normalised to WordNet
 3.0 synsets when the sense map is fetched, column ``wordnet``). Without pilot data:
-``synthetic_pairs`` random DRSs (:func:`synthetic_drs`) against seeded perturbations of them,
-scored as they are (not judged by the referee: as Counter's ``-ill score``).
+``synthetic_pairs`` random DRSs (:func:`synthetic_drs`) against seeded perturbations of them
+(:func:`perturbed`; ``synthetic_runs`` runs at each rate of ``synthetic_rates``, files
+``synthetic/rateQ/outputN.txt``), scored as they are (not judged by the referee: as Counter's
+``-ill score``).
 
 One row per (file, ``restarts``, ``smart``): the file's DRS pairs, Counter's produced and gold
 clauses, the clauses matched under the proven optimum (``exact``, per pair
@@ -15,11 +17,22 @@ clauses, the clauses matched under the proven optimum (``exact``, per pair
 under Counter's hill-climbing reproduced call for call
 (:func:`~exactalign.metrics.drs_counter.counter_match`), the pairs where it is below, the clauses
 it misses, Counter's corpus F of each (``compute_f``, 4 digits) and the gap in F1 points, the
-largest gap of one pair and the pairs' gaps summed (F1 points), Counter's published F of the run where ``eval.txt`` has it (and the
-whole file is scored), times.
+largest gap of one pair and the pairs' gaps summed (F1 points), Counter's published F of the
+run where ``eval.txt`` has it (and the whole file is scored), times.
+
+These are the rows of ``kind`` ``file``. Systems published as five runs (``output1`` ...
+``output5`` in one folder; without pilot data the synthetic systems, one a rate) add
+(:mod:`experiments.drs_noise`): ``noise`` rows, each run of ``noise_runs`` scored by Counter's
+``-r 20`` (smart mapping on, Counter's default) under each of ``noise_seeds`` seeds -- the
+scorer's restart noise; ``system`` rows, the 5-run means, SDs and 95% t-intervals under
+Counter, the optimum and as published, the ranks and the noise's share of the 5-run variance;
+``pair`` rows, two systems of a release and split: the order of their 5-run means under each
+scoring and paired significance of run 1 over DRSs, Counter-scored and optimum-scored
+(``samples`` resamples, ``alpha``).
 
 Invariants (:class:`~experiments.runner.ExperimentError`): Counter's mapping never above the
-optimum on any pair; every pair proven (within ``exact_time_limit``).
+optimum on any pair (every seed); every pair proven (within ``exact_time_limit``); a noise
+unit's Counter count under the file's own seed equals its ``file`` row's.
 """
 
 from __future__ import annotations
@@ -34,7 +47,7 @@ from exactalign.data import resolve_data_dir
 from exactalign.metrics.drs import SIGNATURE_OPTIONS, counter_drs, counter_f, counter_instance
 from exactalign.metrics.drs_counter import counter_match
 
-from . import plot
+from . import drs_noise, plot
 from .runner import ExperimentError, parallel_map
 
 NAME = "drs_gap"
@@ -45,19 +58,39 @@ DATA_SOURCE = ("pilot drs/ (gold files and system outputs of PMB 2.1.0-3.0.0) wh
                "else synthetic DRS pairs")
 DATA_READS = ("drs",)
 SEEDING = ("Counter's hill-climbing on file f with r restarts and smart s: "
-           "random.Random(f'{seed}/{f}/{r}/{s}') over the file's pairs in order; synthetic "
-           "pair k: random.Random(f'{seed}/synthetic/{k}')")
+           "random.Random(f'{seed}/{f}/{r}/{s}') over the file's pairs in order; restart "
+           "noise, seed k of run file f: random.Random(f'{seed}/noise/{f}/{k}') over its pairs "
+           "in order; synthetic gold DRS k: random.Random(f'{seed}/synthetic/{k}'), its "
+           "perturbation in run n of the system of rate q: "
+           "random.Random(f'{seed}/synthetic/{q}/{n}/{k}'); significance tests: "
+           "numpy.random.default_rng(seed) (the same resamples for Counter and the optimum)")
 
 FULL = {"seed": 0, "restarts": [1, 2, 5, 20], "smart": [True, False], "files": None,
-        "max_pairs": None, "synthetic_pairs": 300, "exact_time_limit": 600.0}
+        "max_pairs": None, "synthetic_pairs": 300, "synthetic_rates": [0.1, 0.2, 0.3],
+        "synthetic_runs": 5, "exact_time_limit": 600.0, "noise_seeds": 20,
+        "noise_runs": [1, 2, 3, 4, 5], "noise_systems": None, "samples": 10_000, "alpha": 0.05}
 QUICK = {**FULL, "restarts": [1, 20], "smart": [True],
-         "files": ["pmb-3.0.0/en/dev/bert_only/output1.txt", "pmb-2.1.0/dev/boxer.txt"],
-         "max_pairs": 120, "synthetic_pairs": 40}
+         "files": ["pmb-3.0.0/en/dev/bert_only/output1.txt", "pmb-2.1.0/dev/boxer.txt",
+                   *(f"pmb-2.2.0/en/dev/{s}/output{n}.txt" for s in ("bert_only", "bert_char_1enc")
+                     for n in range(1, 6))],
+         "max_pairs": 120, "synthetic_pairs": 40, "synthetic_rates": [0.2, 0.3],
+         "noise_seeds": 3, "noise_runs": [1, 2], "noise_systems": 1, "samples": 1_000}
 
-COLUMNS = ("release", "split", "system", "file", "restarts", "smart", "wordnet", "pairs",
+COLUMNS = ("kind", "release", "split", "system", "file", "restarts", "smart", "wordnet", "pairs",
            "ill_pred", "ill_gold", "produced", "gold", "exact", "counter", "proven", "below",
            "short", "exact_f1", "counter_f1", "gap_f1", "pair_gap_max", "pair_gap_sum",
-           "published_f1",
+           "published_f1", "noise_seed",
+           # system rows
+           "runs", "mean_counter", "sd_counter", "ci_lo_counter", "ci_hi_counter", "mean_exact",
+           "sd_exact", "ci_lo_exact", "ci_hi_exact", "mean_published", "sd_published",
+           "ci_lo_published", "ci_hi_published", "rank_counter", "rank_exact", "rank_published",
+           "noise_runs", "noise_seeds", "noise_sd", "noise_below", "noise_share",
+           "noise_share_replica",
+           # pair rows
+           "system_b", "delta", "delta_exact", "p_bootstrap", "p_randomization",
+           "p_bootstrap_exact", "p_randomization_exact", "significant", "significant_exact",
+           "flipped", "verdict_changed", "mean_delta", "mean_delta_exact",
+           "mean_delta_published", "mean_flipped", "published_flipped", "samples", "seed",
            "exact_s", "counter_s", "error")
 
 SYSTEMS = "systems"
@@ -129,8 +162,11 @@ def perturbed(drs: list, rng: random.Random, rate: float = 0.2) -> list:
 # the files and a unit's rows
 # ------------------------------------------------------------------------------------------
 def _where(rel: str) -> tuple[str, str, str]:
-    """(release, split, system) of a system file's path under ``systems/``."""
+    """(release, split, system) of a system file's path under ``systems/`` (or of a synthetic
+    run ``synthetic/rateQ/outputN.txt``)."""
     parts = rel.split("/")
+    if parts[0] == "synthetic":
+        return "synthetic", "-", "/".join(parts[1:])
     release = parts[0]
     split = "test" if "test" in parts[1:-1] else "dev"
     rest = [p for p in parts[1:] if p not in ("en", "dev", "test")]
@@ -178,13 +214,15 @@ def _pairs(unit: dict):
     from exactalign.io.drs_referee import replace_ill
 
     cfg = unit["config"]
-    if unit["file"] == "synthetic":
+    if unit["file"].startswith("synthetic/"):
+        _, rate, run_ = unit["file"].split("/")
+        rate, n = float(rate[4:]), drs_noise.run_number(run_)
         gold, pred = [], []
         for k in range(cfg["synthetic_pairs"]):
-            rng = random.Random(f"{cfg['seed']}/synthetic/{k}")
-            g = synthetic_drs(rng)
+            g = synthetic_drs(random.Random(f"{cfg['seed']}/synthetic/{k}"))
             gold.append(g)
-            pred.append(perturbed(g, rng))
+            pred.append(perturbed(g, random.Random(f"{cfg['seed']}/synthetic/{rate:g}/{n}/{k}"),
+                                  rate))
         return pred, gold, 0, 0
     drs = resolve_data_dir().path / "drs"
     release, split, _ = _where(unit["file"])
@@ -196,7 +234,9 @@ def _pairs(unit: dict):
     return [d.clauses for d in p[:n]], [d.clauses for d in g[:n]], ip, ig
 
 
-def _unit(unit: dict) -> list[dict]:
+def _solved(unit: dict) -> dict:
+    """The unit's pairs as Counter reads them (``sides``), each pair's proven optimum (``ex``)
+    and the file's facts shared by its rows."""
     from exactalign.core.solve import SolveOptions
     from exactalign.data.wordnet import load_sense_map
     from exactalign.problems import latent
@@ -204,7 +244,8 @@ def _unit(unit: dict) -> list[dict]:
     cfg = unit["config"]
     pred, gold, ip, ig = _pairs(unit)
     whole = cfg["max_pairs"] is None or len(pred) < cfg["max_pairs"]
-    senses = load_sense_map() if unit["file"] != "synthetic" else None
+    synthetic = unit["file"].startswith("synthetic/")
+    senses = load_sense_map() if not synthetic else None
     t0 = time.perf_counter()
     sides = [(counter_drs(a, SIGNATURE_OPTIONS, senses), counter_drs(b, SIGNATURE_OPTIONS,
                                                                      senses))
@@ -218,60 +259,141 @@ def _unit(unit: dict) -> list[dict]:
     ex = [int(r.objective) for r in res]
     prod = sum(a.n_clauses for a, _ in sides)
     gl = sum(b.n_clauses for _, b in sides)
-    if unit["file"] == "synthetic":
-        release, split, system = "synthetic", "-", "perturbed"
-        pub = None
-    else:
-        release, split, system = _where(unit["file"])
-        pub = published_f1(resolve_data_dir().path / "drs", unit["file"]) if whole else None
+    release, split, system = _where(unit["file"])
+    pub = None
+    if not synthetic and whole:
+        pub = published_f1(resolve_data_dir().path / "drs", unit["file"])
+    return {"sides": sides, "ex": ex, "base": {
+        "release": release, "split": split, "system": system, "file": unit["file"],
+        "wordnet": senses is not None, "pairs": len(sides), "ill_pred": ip, "ill_gold": ig,
+        "produced": prod, "gold": gl, "exact": sum(ex), "proven": proven,
+        "exact_f1": counter_f(sum(ex), prod, gl)[2], "published_f1": pub, "exact_s": t_exact}}
+
+
+def _climb(s: dict, rng: random.Random, restarts: int, smart: bool, what: str) -> dict:
+    """Counter's hill-climbing over the solved pairs ``s`` (:func:`_solved`) drawing from
+    ``rng``: each pair's matched clauses and the row cells of the run; checks the ceiling."""
+    sides, ex, b = s["sides"], s["ex"], s["base"]
+    t0 = time.perf_counter()
+    got = [counter_match(p, g, rng, restarts, smart).matched for p, g in sides]
+    t_c = time.perf_counter() - t0
+    for n, (e, c) in enumerate(zip(ex, got, strict=True)):
+        if c > e:
+            raise ExperimentError(f"{b['file']} pair {n + 1} ({what}): Counter's mapping "
+                                  f"matches {c} clauses, above the optimum {e}")
+    gaps = [counter_f(e, p.n_clauses, g.n_clauses)[2] - counter_f(c, p.n_clauses, g.n_clauses)[2]
+            for e, c, (p, g) in zip(ex, got, sides, strict=True)]
+    fc = counter_f(sum(got), b["produced"], b["gold"])[2]
+    return {"got": got, "cells": {
+        "restarts": restarts, "smart": smart, "counter": sum(got),
+        "below": sum(1 for e, c in zip(ex, got, strict=True) if c < e),
+        "short": sum(ex) - sum(got), "counter_f1": fc, "gap_f1": 100 * (b["exact_f1"] - fc),
+        "pair_gap_max": 100 * max(gaps, default=0), "pair_gap_sum": 100 * sum(gaps),
+        "counter_s": t_c}}
+
+
+def _unit(unit: dict) -> list[dict]:
+    """The ``file`` rows of one file: every setting of ``restarts`` and ``smart``."""
+    cfg = unit["config"]
+    s = _solved(unit)
     out = []
     for smart in cfg["smart"]:
         for r in cfg["restarts"]:
             rng = random.Random(f"{cfg['seed']}/{unit['file']}/{r}/{smart}")
-            t0 = time.perf_counter()
-            got = [counter_match(a, b, rng, r, smart).matched for a, b in sides]
-            t_c = time.perf_counter() - t0
-            for n, (e, c) in enumerate(zip(ex, got, strict=True)):
-                if c > e:
-                    raise ExperimentError(f"{unit['file']} pair {n + 1}: Counter's mapping "
-                                          f"matches {c} clauses, above the optimum {e}")
-            gaps = [counter_f(e, a.n_clauses, b.n_clauses)[2]
-                    - counter_f(c, a.n_clauses, b.n_clauses)[2]
-                    for e, c, (a, b) in zip(ex, got, sides, strict=True)]
-            fe, fc = counter_f(sum(ex), prod, gl)[2], counter_f(sum(got), prod, gl)[2]
-            out.append({"release": release, "split": split, "system": system,
-                        "file": unit["file"], "restarts": r, "smart": smart,
-                        "wordnet": senses is not None, "pairs": len(sides), "ill_pred": ip,
-                        "ill_gold": ig, "produced": prod, "gold": gl, "exact": sum(ex),
-                        "counter": sum(got), "proven": proven,
-                        "below": sum(1 for e, c in zip(ex, got, strict=True) if c < e),
-                        "short": sum(ex) - sum(got), "exact_f1": fe, "counter_f1": fc,
-                        "gap_f1": 100 * (fe - fc), "pair_gap_max": 100 * max(gaps, default=0),
-                        "pair_gap_sum": 100 * sum(gaps),
-                        "published_f1": pub, "exact_s": t_exact, "counter_s": t_c})
+            c = _climb(s, rng, r, smart, f"-r {r}")
+            out.append({"kind": "file", **s["base"], **c["cells"]})
     return out
 
 
+def _noise_unit(unit: dict) -> dict:
+    """A run of a five-run system (``unit["file"]``) scored by Counter's ``-r 20`` (smart
+    mapping) under ``unit["seeds"]`` seeds: the ``noise`` rows; and (``unit["counts"]``, run 1)
+    its per-DRS ``[matched, produced, gold]`` under the file's own seed (as its ``file`` row)
+    and under the optimum."""
+    cfg = unit["config"]
+    r = drs_noise.MAIN_RESTARTS
+    s = _solved(unit)
+    own = _climb(s, random.Random(f"{cfg['seed']}/{unit['file']}/{r}/True"), r, True,
+                 "the file's seed")
+    rows = []
+    for k in range(unit["seeds"]):
+        c = _climb(s, random.Random(f"{cfg['seed']}/noise/{unit['file']}/{k}"), r, True,
+                   f"noise seed {k}")
+        rows.append({"kind": "noise", **s["base"], **c["cells"], "noise_seed": k})
+    sizes = [(p.n_clauses, g.n_clauses) for p, g in s["sides"]]
+    return {"rows": rows, "file": unit["file"], "folder": unit["file"].rsplit("/", 1)[0],
+            "own_counter": own["cells"]["counter"],
+            "counts": None if not unit["counts"] else {"counter": [[m, p, g] for m, (p, g) in zip(own["got"], sizes, strict=True)],
+                       "exact": [[m, p, g] for m, (p, g) in zip(s["ex"], sizes, strict=True)]}}
+
+
+def _run_unit(unit: dict):
+    return _noise_unit(unit) if unit.get("noise") else _unit(unit)
+
+
+def synthetic_files(config: dict) -> list[str]:
+    """The synthetic runs: ``synthetic_runs`` of a system per rate of ``synthetic_rates``."""
+    return [f"synthetic/rate{q:g}/output{n}.txt" for q in config["synthetic_rates"]
+            for n in range(1, config["synthetic_runs"] + 1)]
+
+
 def units(config: dict) -> list[dict]:
+    """One unit a file (its ``file`` rows), then the five-run systems' units: run 1's per-DRS
+    counts and, for the first ``noise_systems`` systems (all for ``None``), the ``noise`` rows
+    of each run of ``noise_runs`` (one unit a run)."""
     d = resolve_data_dir()
     drs = None if not d.available else d.path / "drs"
     if drs is None or not (drs / SYSTEMS).is_dir():
-        return [{"file": "synthetic", "config": config}]
-    files = system_files(drs)
-    if config["files"] is not None:
-        files = [f for f in files if f in config["files"]]
-    return [{"file": f, "config": config} for f in files]
+        files = synthetic_files(config)
+    else:
+        files = system_files(drs)
+        if config["files"] is not None:
+            files = [f for f in files if f in config["files"]]
+    systems = list(drs_noise.five_run_systems(files).values())
+    few = config["noise_systems"]
+    out = [{"file": f, "config": config} for f in files]
+    for i, runs in enumerate(systems):
+        noisy = few is None or i < few
+        for n, f in enumerate(runs, 1):
+            if n == 1 or (noisy and n in config["noise_runs"]):
+                out.append({"file": f, "config": config, "noise": True, "counts": n == 1,
+                            "seeds": config["noise_seeds"]
+                            if noisy and n in config["noise_runs"] else 0})
+    return out
 
 
 def run(config: dict, *, jobs: int = 1, quiet: bool = False) -> list[dict]:
-    per_unit = parallel_map(_unit, units(config), jobs=jobs, desc=NAME, quiet=quiet,
-                            cells=lambda u: {"file": u["file"]})
-    return [{c: r.get(c) for c in COLUMNS} for u in per_unit for r in u]
+    todo = units(config)
+    per_unit = parallel_map(_run_unit, todo, jobs=jobs, desc=NAME, quiet=quiet,
+                            cells=lambda u: {"kind": "noise" if u.get("noise") else "file",
+                                             "file": u["file"]})
+    rows = [r for u in per_unit if isinstance(u, list) for r in u]
+    noise = [u for u in per_unit if isinstance(u, dict)]
+    counts = {}
+    for u in noise:
+        own = [r for r in rows if r["file"] == u["file"]
+               and r["restarts"] == drs_noise.MAIN_RESTARTS and r["smart"] is True]
+        if own and own[0]["counter"] != u["own_counter"]:
+            raise ExperimentError(f"{u['file']}: the noise unit's Counter count "
+                                  f"under the file's seed is {u['own_counter']}, its file row "
+                                  f"says {own[0]['counter']}")
+        rows += u["rows"]
+        if u["counts"] is not None:
+            counts[u["folder"]] = u["counts"]
+    systems = drs_noise.system_rows(rows)
+    rows += systems + drs_noise.pair_rows(systems, counts, samples=config["samples"],
+                                          seed=config["seed"], alpha=config["alpha"])
+    return [{c: r.get(c) for c in COLUMNS} for r in rows]
 
 
 # ------------------------------------------------------------------------------------------
 # summary, headline, figures (from the CSV rows only)
 # ------------------------------------------------------------------------------------------
+def file_rows(rows: list[dict]) -> list[dict]:
+    """The rows of ``kind`` ``file`` (a CSV from before the ``kind`` column has only those)."""
+    return [r for r in rows if (r.get("kind") or "file") == "file"]
+
+
 def _settings(rows):
     out: dict = {}
     for r in rows:
@@ -279,7 +401,8 @@ def _settings(rows):
     return dict(sorted(out.items(), key=lambda kv: (not kv[0][0], kv[0][1])))
 
 
-def summary(rows: list[dict]) -> str:
+def summary(all_rows: list[dict]) -> str:
+    rows = file_rows(all_rows)
     out = ["Counter's hill-climbing against the proven optimum of its objective, per setting "
            "(smart concept mapping or random starts only, restarts), over every file: DRS "
            "pairs where it ends below the optimum, clauses it misses, the corpus F gap per "
@@ -296,7 +419,8 @@ def summary(rows: list[dict]) -> str:
                    f"{sum(x['proven'] for x in sel)}/{sum(x['pairs'] for x in sel)} |")
     if any(x["release"] == "synthetic" for x in rows):
         out += ["", "No pilot data: synthetic DRS pairs (random DRSs against seeded "
-                "perturbations of them), not the PMB system outputs."]
+                "perturbations of them: five runs of a system a perturbation rate), not the "
+                "PMB system outputs."]
     pub = [x for x in rows if x["published_f1"] is not None and bool(x["smart"])
            and int(x["restarts"]) == 20]
     if pub:
@@ -318,14 +442,14 @@ def summary(rows: list[dict]) -> str:
         out += ["", f"Systems ranked by corpus F within each release and split (-r 20, smart "
                 f"mapping): {changed} of {total} system pairs ordered differently by Counter's "
                 "mapping and the optimum."]
-    return "\n".join(out)
+    return "\n".join(out + drs_noise.summary_lines(all_rows))
 
 
 def rankings(rows: list[dict]) -> tuple[int, int]:
     """System pairs (same release and split, ``-r 20`` with the smart mapping) ordered
     differently by Counter's corpus F and the optimum's; and the pairs compared."""
     groups: dict = {}
-    for r in rows:
+    for r in file_rows(rows):
         if bool(r["smart"]) and int(r["restarts"]) == 20 and r["release"] != "synthetic":
             groups.setdefault((r["release"], r["split"]), []).append(r)
     changed = total = 0
@@ -340,9 +464,10 @@ def rankings(rows: list[dict]) -> tuple[int, int]:
     return changed, total
 
 
-def headline(rows: list[dict], meta: dict | None = None) -> dict:
+def headline(all_rows: list[dict], meta: dict | None = None) -> dict:
     from .runner.summary import headline_record
 
+    rows = file_rows(all_rows)
     main = [r for r in rows if bool(r["smart"]) and int(r["restarts"]) == 20]
     pairs = sum(r["pairs"] for r in main)
     below = sum(r["below"] for r in main)
@@ -353,6 +478,7 @@ def headline(rows: list[dict], meta: dict | None = None) -> dict:
     if few:
         finding += (f"; with the smart mapping alone (-r 1) on {sum(r['below'] for r in few)} "
                     f"pairs, {sum(r['short'] for r in few)} clauses")
+    finding += drs_noise.finding(all_rows)
     return headline_record("Counter's hill-climbing (-r 20)", finding + ".", unit="DRS pairs",
                            instances=pairs, below=below,
                            gap_mean=sum(r["pair_gap_sum"] for r in main) / below if below
@@ -362,17 +488,20 @@ def headline(rows: list[dict], meta: dict | None = None) -> dict:
                            else None, rankings=total or None, ranking_unit="system pairs")
 
 
-FIGURES = ("below_vs_restarts.png",)
+FIGURES = ("below_vs_restarts.png", "restart_noise.png")
 
 
 def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     """``below_vs_restarts``: the share of DRS pairs where Counter's mapping ends below the
     optimum, and the clauses it misses per 1,000 gold clauses, against the restarts, with and
-    without the smart mapping."""
+    without the smart mapping. ``restart_noise`` (when there are ``system`` rows with noise):
+    each five-run system's published (else the replica's) 5-run SD of F against the SD of its
+    runs under the noise seeds (:func:`experiments.drs_noise.noise_figure`)."""
     from .runner import completed_rows
 
     plt = plot.pyplot()
-    rows = completed_rows(csv_path)
+    all_rows = completed_rows(csv_path)
+    rows = file_rows(all_rows)
     fig, axes = plot.panels(plt, 2, ncols=2, height=2.4)
     for k, smart in enumerate((True, False)):
         sel = [r for r in rows if bool(r["smart"]) == smart]
@@ -399,4 +528,12 @@ def figures(csv_path: Path, out_dir: Path) -> list[Path]:
     axes[0].set_ylabel("pairs below the optimum [%]")
     axes[1].set_ylabel("clauses missed per 1,000 gold")
     axes[0].legend()
-    return [plot.save(fig, Path(out_dir) / FIGURES[0])]
+    out = [plot.save(fig, Path(out_dir) / FIGURES[0])]
+    n = sum(1 for r in all_rows if r.get("kind") == "system" and r.get("noise_sd") is not None)
+    fig, (ax,) = plot.panels(plt, 1, ncols=1, height=0.8 + 0.22 * max(n, 4))
+    if not drs_noise.noise_figure(ax, all_rows):
+        ax.text(0.5, 0.5, "no five-run system scored under the noise seeds", ha="center",
+                va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+    out.append(plot.save(fig, Path(out_dir) / FIGURES[1]))
+    return out
