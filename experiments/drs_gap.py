@@ -5,7 +5,11 @@ smart concept mapping; and whether the published scores are the optimum.
 Data: every system output of the pilot's ``drs/systems/`` (PMB 2.1.0, 2.2.0 dev and test, 3.0.0
 dev; the Neural_DRS runs, Boxer, SPAR, ...) against its gold file, read and judged as Counter's
 official setting does (``-g clf_signature.yaml``, ``-ill dummy``; concepts normalised to WordNet
-3.0 synsets when the sense map is fetched, column ``wordnet``). Without pilot data:
+3.0 synsets when the sense map is fetched, column ``wordnet``), by the Counter that published
+the release's results (column ``scorer``, config ``scorer``: release -> Counter, else today's,
+``190838f``): PMB 2.2.0's by DRS_parsing's tag ``v.2.2.0``, whose referee, operators over boxes
+and ``SY1``/``SY2`` differ (:data:`~exactalign.metrics.drs.V220_OPTIONS`,
+:mod:`exactalign.io.drs_referee_v220`). Without pilot data:
 ``synthetic_pairs`` random DRSs (:func:`synthetic_drs`) against seeded perturbations of them
 (:func:`perturbed`; ``synthetic_runs`` runs at each rate of ``synthetic_rates``, files
 ``synthetic/rateQ/outputN.txt``), scored as they are (not judged by the referee: as Counter's
@@ -31,7 +35,7 @@ scoring and paired significance of run 1 over DRSs, Counter-scored and optimum-s
 (``samples`` resamples, ``alpha``).
 
 Invariants (:class:`~experiments.runner.ExperimentError`): Counter's mapping never above the
-optimum on any pair (every seed); every pair proven (within ``exact_time_limit``); a noise
+optimum on any pair (every seed); a published F never above the optimum's of its file; every pair proven (within ``exact_time_limit``); a noise
 unit's Counter count under the file's own seed equals its ``file`` row's.
 """
 
@@ -44,7 +48,14 @@ from pathlib import Path
 import numpy as np
 
 from exactalign.data import resolve_data_dir
-from exactalign.metrics.drs import SIGNATURE_OPTIONS, counter_drs, counter_f, counter_instance
+from exactalign.metrics.drs import (
+    COUNTER_VERSIONS,
+    SIGNATURE_OPTIONS,
+    V220_OPTIONS,
+    counter_drs,
+    counter_f,
+    counter_instance,
+)
 from exactalign.metrics.drs_counter import counter_match
 
 from . import drs_noise, plot
@@ -68,7 +79,8 @@ SEEDING = ("Counter's hill-climbing on file f with r restarts and smart s: "
 FULL = {"seed": 0, "restarts": [1, 2, 5, 20], "smart": [True, False], "files": None,
         "max_pairs": None, "synthetic_pairs": 300, "synthetic_rates": [0.1, 0.2, 0.3],
         "synthetic_runs": 5, "exact_time_limit": 600.0, "noise_seeds": 20,
-        "noise_runs": [1, 2, 3, 4, 5], "noise_systems": None, "samples": 10_000, "alpha": 0.05}
+        "noise_runs": [1, 2, 3, 4, 5], "noise_systems": None, "samples": 10_000, "alpha": 0.05,
+        "scorer": {"pmb-2.2.0": "v.2.2.0"}}
 QUICK = {**FULL, "restarts": [1, 20], "smart": [True],
          "files": ["pmb-3.0.0/en/dev/bert_only/output1.txt", "pmb-2.1.0/dev/boxer.txt",
                    *(f"pmb-2.2.0/en/dev/{s}/output{n}.txt" for s in ("bert_only", "bert_char_1enc")
@@ -76,7 +88,8 @@ QUICK = {**FULL, "restarts": [1, 20], "smart": [True],
          "max_pairs": 120, "synthetic_pairs": 40, "synthetic_rates": [0.2, 0.3],
          "noise_seeds": 3, "noise_runs": [1, 2], "noise_systems": 1, "samples": 1_000}
 
-COLUMNS = ("kind", "release", "split", "system", "file", "restarts", "smart", "wordnet", "pairs",
+COLUMNS = ("kind", "release", "split", "system", "file", "restarts", "smart", "wordnet",
+           "scorer", "pairs",
            "ill_pred", "ill_gold", "produced", "gold", "exact", "counter", "proven", "below",
            "short", "exact_f1", "counter_f1", "gap_f1", "pair_gap_max", "pair_gap_sum",
            "published_f1", "noise_seed",
@@ -208,6 +221,12 @@ def published_f1(drs: Path, rel: str) -> float | None:
     return None
 
 
+def scorer(unit: dict) -> str:
+    """The Counter (:data:`~exactalign.metrics.drs.COUNTER_VERSIONS`) that scores the unit's
+    file: the one that published its release's results."""
+    return unit["config"].get("scorer", {}).get(_where(unit["file"])[0], COUNTER_VERSIONS[0])
+
+
 def _pairs(unit: dict):
     """The unit's DRS pairs as clause lists, with the ill-formed counts."""
     from exactalign.io.drs import read_drs_file
@@ -226,8 +245,15 @@ def _pairs(unit: dict):
         return pred, gold, 0, 0
     drs = resolve_data_dir().path / "drs"
     release, split, _ = _where(unit["file"])
-    p, ip = replace_ill(read_drs_file(drs / SYSTEMS / unit["file"]), "dummy", side="prod")
-    g, ig = replace_ill(read_drs_file(drs / GOLD[(release, split)]), "dummy", side="gold")
+    judge = None
+    if scorer(unit) == "v.2.2.0":
+        from exactalign.io.drs_referee_v220 import problems_v220
+
+        judge = problems_v220
+    p, ip = replace_ill(read_drs_file(drs / SYSTEMS / unit["file"]), "dummy", side="prod",
+                        judge=judge)
+    g, ig = replace_ill(read_drs_file(drs / GOLD[(release, split)]), "dummy", side="gold",
+                        judge=judge)
     if len(p) != len(g):
         raise ValueError(f"{len(p)} DRSs against {len(g)} gold ones")
     n = cfg["max_pairs"] or len(p)
@@ -247,8 +273,8 @@ def _solved(unit: dict) -> dict:
     synthetic = unit["file"].startswith("synthetic/")
     senses = load_sense_map() if not synthetic else None
     t0 = time.perf_counter()
-    sides = [(counter_drs(a, SIGNATURE_OPTIONS, senses), counter_drs(b, SIGNATURE_OPTIONS,
-                                                                     senses))
+    opts = V220_OPTIONS if scorer(unit) == "v.2.2.0" else SIGNATURE_OPTIONS
+    sides = [(counter_drs(a, opts, senses), counter_drs(b, opts, senses))
              for a, b in zip(pred, gold, strict=True)]
     res = latent.solve_exact_many([counter_instance(a, b) for a, b in sides],
                                   options=SolveOptions(time_limit=cfg["exact_time_limit"]))
@@ -263,11 +289,15 @@ def _solved(unit: dict) -> dict:
     pub = None
     if not synthetic and whole:
         pub = published_f1(resolve_data_dir().path / "drs", unit["file"])
+    ef = counter_f(sum(ex), prod, gl)[2]
+    if pub is not None and pub > ef:  # the ceiling: no mapping scores above the optimum
+        raise ExperimentError(f"{unit['file']}: the published F {pub} is above the proven "
+                              f"optimum's {ef} (Counter {scorer(unit)})")
     return {"sides": sides, "ex": ex, "base": {
         "release": release, "split": split, "system": system, "file": unit["file"],
-        "wordnet": senses is not None, "pairs": len(sides), "ill_pred": ip, "ill_gold": ig,
+        "wordnet": senses is not None, "scorer": scorer(unit), "pairs": len(sides), "ill_pred": ip, "ill_gold": ig,
         "produced": prod, "gold": gl, "exact": sum(ex), "proven": proven,
-        "exact_f1": counter_f(sum(ex), prod, gl)[2], "published_f1": pub, "exact_s": t_exact}}
+        "exact_f1": ef, "published_f1": pub, "exact_s": t_exact}}
 
 
 def _climb(s: dict, rng: random.Random, restarts: int, smart: bool, what: str) -> dict:
@@ -425,7 +455,10 @@ def summary(all_rows: list[dict]) -> str:
            and int(x["restarts"]) == 20]
     if pub:
         out += ["", "Counter's published F (eval.txt, five runs a system) against the proven "
-                "optimum of this Counter version"
+                "optimum of the Counter that published it ("
+                + ", ".join(f"{r}: {v}" for r, v in sorted({(x["release"], x["scorer"])
+                                                             for x in pub}))
+                + ")"
                 + (" (WordNet map fetched):" if all(x["wordnet"] for x in pub)
                    else " (no WordNet map: concepts as written):"), "",
                 "| release | split | runs | equal | published - exact: mean | min | max |",

@@ -110,7 +110,8 @@ def system_rows(rows: list[dict], level: float = 0.95) -> list[dict]:
         first = sel[0]
         row = {"kind": "system", "release": first["release"], "split": first["split"],
                "system": first["system"].rsplit("/", 1)[0], "file": folder, "runs": RUNS,
-               "pairs": first["pairs"], "wordnet": first["wordnet"], "restarts": MAIN_RESTARTS,
+               "pairs": first["pairs"], "wordnet": first["wordnet"], "scorer": first.get("scorer"),
+               "restarts": MAIN_RESTARTS,
                "smart": True}
         for name, col in (("counter", "counter_f1"), ("exact", "exact_f1"),
                           ("published", "published_f1")):
@@ -174,7 +175,7 @@ def pair_rows(systems: list[dict], counts: dict, *, samples: int, seed: int,
                 row = {"kind": "pair", "release": release, "split": split,
                        "system": a["system"], "system_b": b["system"], "file": a["file"],
                        "pairs": a["pairs"], "restarts": MAIN_RESTARTS, "smart": True,
-                       "wordnet": a["wordnet"], "delta": bc.delta, "delta_exact": bx.delta,
+                       "wordnet": a["wordnet"], "scorer": a.get("scorer"), "delta": bc.delta, "delta_exact": bx.delta,
                        "p_bootstrap": bc.p_value, "p_randomization": rc.p_value,
                        "p_bootstrap_exact": bx.p_value, "p_randomization_exact": rx.p_value,
                        "significant": sig_c, "significant_exact": sig_x, "flipped": flipped,
