@@ -22,7 +22,8 @@ Counter is Smatch over DRS clauses. What it does to a DRS before matching, repro
   default signature, none: ``-g`` is empty, :attr:`CounterOptions.op_boxes`), ``x`` elsewhere;
   a variable pair of different types never matches (Counter checks the type of every variable
   position of a clause pair, except the box of a role with two constants);
-* a clause is an operator when its second field is all upper case (or ``SY1``/``SY2``), a role
+* a clause is an operator when its second field is all upper case (or ``SY1``/``SY2``; not at
+  tag ``v.2.2.0``, :data:`V220_OPTIONS`), a role
   when ``is_role`` (upper-case initial, some lower case, letters and ``-`` only), else a concept;
   its kind (:data:`KINDS`) follows from that and from which arguments are quoted; identical
   clauses (after renaming) are counted once, per kind;

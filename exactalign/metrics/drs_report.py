@@ -140,10 +140,13 @@ class DrsReport(NamedTuple):
         return sum(1 for p in self.pairs if p.exact is not None and p.exact.proven_optimal)
 
     def bound(self) -> float | None:
-        """The most clauses any mapping can match over the corpus (the bounds summed), ``None``
+        """The most clauses any mapping can match over the corpus (the bounds summed, each at
+        most the pair's smaller clause count: a clause matches one clause at most), ``None``
         if some pair has no bound."""
         bounds = [p.exact.bound for p in self.pairs]
-        return None if any(b is None for b in bounds) else sum(bounds)
+        if any(b is None for b in bounds):
+            return None
+        return sum(min(b, p.produced, p.gold) for b, p in zip(bounds, self.pairs, strict=True))
 
     def below(self) -> int:
         """Pairs where Counter's mapping matches fewer clauses than the optimum (both methods
