@@ -456,8 +456,8 @@ def summary(all_rows: list[dict]) -> str:
     if pub:
         out += ["", "Counter's published F (eval.txt, five runs a system) against the proven "
                 "optimum of the Counter that published it ("
-                + ", ".join(f"{r}: {v}" for r, v in sorted({(x["release"], x["scorer"])
-                                                             for x in pub}))
+                + ", ".join(f"{r}: {v}" for r, v in sorted(
+                    {(x["release"], x.get("scorer") or COUNTER_VERSIONS[0]) for x in pub}))
                 + ")"
                 + (" (WordNet map fetched):" if all(x["wordnet"] for x in pub)
                    else " (no WordNet map: concepts as written):"), "",
