@@ -81,7 +81,8 @@ def test_the_command_only_formats():
     tree = ast.parse((ROOT / "exactalign" / "cli" / "smatch.py").read_text(encoding="utf-8"))
     imported = {(n.module, a.name) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                 for a in n.names}
-    assert {m for m, _ in imported} <= {"__future__", "metrics.smatch_report", "common"}
+    assert {m for m, _ in imported} <= {"__future__", "metrics.smatch_report", "common", None}
+    assert {a for m, a in imported if m is None} <= {"argtypes"}  # the shared argument types
     called = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     assert not called & {"pair_report", "smatch_scores", "matched_triples", "result",
                          "totals", "to_dict"}

@@ -42,6 +42,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import argtypes
+
 DRS_METHODS = ("exact", "hillclimb", "counter", "both")
 #: Counter's ``-s``: the smart concept mapping first (``conc``) or not (``no``).
 SMART = ("conc", "no")
@@ -64,16 +66,6 @@ def _count(low: int):
                                              f"{value}")
         return value
     return parse
-
-
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value == 0 or value < -1:
-        raise argparse.ArgumentTypeError(f"must be -1 (one per CPU) or at least 1, not {value}")
-    return value
 
 
 def _digits(text: str) -> int:
@@ -134,7 +126,7 @@ def add_drs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-sig", "--digits", "--significant", type=_digits, default=4,
                    help="Counter's -sig: digits P, R and F are rounded to (default: "
                         "%(default)s)")
-    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+    p.add_argument("--jobs", type=argtypes.jobs, default=1, metavar="N",
                    help="worker processes for the exact path (-1: one per CPU); the output "
                         "is the same as with one; the hill-climbing stays in one process, as "
                         "Counter draws from one generator across the pairs (default: "

@@ -30,6 +30,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import argtypes
+
 SMATCH_METHODS = ("exact", "hillclimb", "both")
 SMATCH_VARIANTS = ("full", "unlabeled", "no-attributes", "concept-only")
 
@@ -70,16 +72,6 @@ def _digits(text: str) -> int:
     return value
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value == 0 or value < -1:
-        raise argparse.ArgumentTypeError(f"must be -1 (one per CPU) or at least 1, not {value}")
-    return value
-
-
 def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-f", nargs=2, required=True, metavar=("TEST", "GOLD"),
                    help="two files of AMR graphs in PENMAN notation, separated by blank lines, "
@@ -108,7 +100,7 @@ def add_smatch_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: %(default)s)")
     p.add_argument("--pairs", action="store_true",
                    help="also report every pair (counts, scores, status, bound, gap)")
-    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+    p.add_argument("--jobs", type=argtypes.jobs, default=1, metavar="N",
                    help="worker processes for the exact path (-1: one per CPU); with fewer "
                         "pairs than workers the spare ones become HiGHS threads (one pair: "
                         "solved in this process, its LP on the parallel dual simplex); the "
