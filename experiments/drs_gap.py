@@ -48,15 +48,9 @@ from pathlib import Path
 import numpy as np
 
 from exactalign.data import resolve_data_dir
-from exactalign.metrics.drs import (
-    COUNTER_VERSIONS,
-    SIGNATURE_OPTIONS,
-    V220_OPTIONS,
-    counter_drs,
-    counter_f,
-    counter_instance,
-)
+from exactalign.metrics.drs import COUNTER_VERSIONS, counter_drs, counter_f, counter_instance
 from exactalign.metrics.drs_counter import counter_match
+from exactalign.metrics.drs_report import counter_rules
 
 from . import drs_noise, plot
 from .runner import ExperimentError, parallel_map
@@ -230,7 +224,6 @@ def scorer(unit: dict) -> str:
 def _pairs(unit: dict):
     """The unit's DRS pairs as clause lists, with the ill-formed counts."""
     from exactalign.io.drs import read_drs_file
-    from exactalign.io.drs_referee import replace_ill
 
     cfg = unit["config"]
     if unit["file"].startswith("synthetic/"):
@@ -245,15 +238,9 @@ def _pairs(unit: dict):
         return pred, gold, 0, 0
     drs = resolve_data_dir().path / "drs"
     release, split, _ = _where(unit["file"])
-    judge = None
-    if scorer(unit) == "v.2.2.0":
-        from exactalign.io.drs_referee_v220 import problems_v220
-
-        judge = problems_v220
-    p, ip = replace_ill(read_drs_file(drs / SYSTEMS / unit["file"]), "dummy", side="prod",
-                        judge=judge)
-    g, ig = replace_ill(read_drs_file(drs / GOLD[(release, split)]), "dummy", side="gold",
-                        judge=judge)
+    rules = counter_rules(scorer(unit))
+    p, ip = rules.replace_ill(read_drs_file(drs / SYSTEMS / unit["file"]), "dummy", "prod")
+    g, ig = rules.replace_ill(read_drs_file(drs / GOLD[(release, split)]), "dummy", "gold")
     if len(p) != len(g):
         raise ValueError(f"{len(p)} DRSs against {len(g)} gold ones")
     n = cfg["max_pairs"] or len(p)
@@ -273,7 +260,7 @@ def _solved(unit: dict) -> dict:
     synthetic = unit["file"].startswith("synthetic/")
     senses = load_sense_map() if not synthetic else None
     t0 = time.perf_counter()
-    opts = V220_OPTIONS if scorer(unit) == "v.2.2.0" else SIGNATURE_OPTIONS
+    opts = counter_rules(scorer(unit)).options
     sides = [(counter_drs(a, opts, senses), counter_drs(b, opts, senses))
              for a, b in zip(pred, gold, strict=True)]
     res = latent.solve_exact_many([counter_instance(a, b) for a, b in sides],
@@ -485,16 +472,10 @@ def rankings(rows: list[dict]) -> tuple[int, int]:
     for r in file_rows(rows):
         if bool(r["smart"]) and int(r["restarts"]) == 20 and r["release"] != "synthetic":
             groups.setdefault((r["release"], r["split"]), []).append(r)
-    changed = total = 0
-    for sel in groups.values():
-        for i, a in enumerate(sel):
-            for b in sel[i + 1:]:
-                total += 1
-                de = a["exact_f1"] - b["exact_f1"]
-                dc = a["counter_f1"] - b["counter_f1"]
-                if (de > 0) != (dc > 0) or (de < 0) != (dc < 0):
-                    changed += 1
-    return changed, total
+    counts = [drs_noise.order_changes({r["file"]: r["counter_f1"] for r in sel},
+                                      {r["file"]: r["exact_f1"] for r in sel})
+              for sel in groups.values()]
+    return sum(c for c, _ in counts), sum(t for _, t in counts)
 
 
 def headline(all_rows: list[dict], meta: dict | None = None) -> dict:

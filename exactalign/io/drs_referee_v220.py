@@ -103,34 +103,36 @@ def _kind(clause, signature) -> tuple[str, str] | None:
     return (op if kind == "DRS" else "REL" if kind == "DRL" else "ROL"), types
 
 
-def _typing(drs: Drs, signature) -> tuple[list, dict] | tuple[str, int]:
-    """``(kinds, types)`` of the clauses, or ``(problem, line)``."""
+def _typing(drs: Drs, signature) -> tuple[list, dict, tuple[str, int] | None]:
+    """``(kinds, types, None)`` of the clauses, or ``([], {}, (problem, line))`` at the first
+    clause that cannot be typed."""
     types: dict[str, str] = {}
     kinds = []
     for clause, line in zip(drs.clauses, drs.lines, strict=True):
         if len(clause) < 3:
-            return f"a clause of {len(clause)} field(s)", line
+            return [], {}, (f"a clause of {len(clause)} field(s)", line)
         found = _kind(clause, signature)
         if found is None:
-            return f"unknown operator, role or concept {clause[1]!r}", line
+            return [], {}, (f"unknown operator, role or concept {clause[1]!r}", line)
         kind, want = found
         args = (clause[0], *clause[2:])
         if len(args) != len(want):
-            return (f"{clause[1]!r} takes {len(want) - 1} argument(s) after it, this clause "
-                    f"has {len(args) - 1}"), line
+            return [], {}, (f"{clause[1]!r} takes {len(want) - 1} argument(s) after it, this "
+                            f"clause has {len(args) - 1}", line)
         for arg, t in zip(args, want, strict=True):
             if not FIELD.fullmatch(arg):
-                return f"field {arg!r} is ill-formed (a stray or unbalanced double quote)", line
+                return [], {}, (f"field {arg!r} is ill-formed (a stray or unbalanced double "
+                                "quote)", line)
             quoted = arg.startswith('"') and arg.endswith('"')
             if (t == "c" and not quoted) or (quoted and unify_types(t, "c") != "c"):
-                return f"type clash: {arg} stands where a {t} must", line
+                return [], {}, (f"type clash: {arg} stands where a {t} must", line)
             t = "c" if quoted else "x" if t == "t" else t
             u = t if arg not in types else unify_types(types[arg], t)
             if u is None:
-                return f"type clash: {arg} is of type {types[arg]} and {t}", line
+                return [], {}, (f"type clash: {arg} is of type {types[arg]} and {t}", line)
             types[arg] = u
         kinds.append(kind)
-    return kinds, types
+    return kinds, types, None
 
 
 def problems_v220(drs: Drs, signature=SIGNATURE_V220) -> list[tuple[str, int]]:
@@ -138,10 +140,9 @@ def problems_v220(drs: Drs, signature=SIGNATURE_V220) -> list[tuple[str, int]]:
     it (empty: well-formed); ``signature=None``: Counter of then without ``-g``."""
     if not drs.clauses:
         return [("a DRS without clauses", drs.line)]
-    typed = _typing(drs, signature)
-    if isinstance(typed[0], str):
-        return [typed]
-    kinds, types = typed
+    kinds, types, problem = _typing(drs, signature)
+    if problem:
+        return [problem]
     boxes: set = set()
     subs: dict = {}
     refs: dict = {}

@@ -367,7 +367,9 @@ def _solve_exact(sides, time_limit, seed, backend, jobs: int = 1):
     ``jobs`` joblib workers, -1: one per CPU), and their instances (``None`` when built in
     workers)."""
     chunks = [sides[k:k + CHUNK_PAIRS] for k in range(0, len(sides), CHUNK_PAIRS)]
-    workers = 1 if jobs == 1 else _workers(jobs)
+    from ..core.workers import worker_count
+
+    workers = worker_count(jobs)
     if workers == 1 or len(chunks) == 1:
         t0 = time.perf_counter()
         res, insts = [], []
@@ -385,12 +387,6 @@ def _solve_exact(sides, time_limit, seed, backend, jobs: int = 1):
     out = joblib.Parallel(n_jobs=min(workers, len(chunks)))(
         joblib.delayed(_worker_chunk)(chunk, end, seed, backend) for chunk in chunks)
     return [r for chunk in out for r in chunk], None
-
-
-def _workers(jobs: int) -> int:
-    import joblib
-
-    return joblib.cpu_count() if jobs == -1 else max(1, int(jobs))
 
 
 def exact_chunk(sides, time_limit, seed, backend, spent: float = 0.0) -> tuple:
@@ -429,6 +425,45 @@ def _verify_counter(sides, counter, insts, exact=None) -> None:
                                     f"above the proven optimum {ex.objective:g}")
 
 
+class CounterRules(NamedTuple):
+    """What one Counter version decides before any matching (:func:`counter_rules`): its
+    referee (``judge``: a DRS -> its ``(message, line)`` problems; ``None``: today's referee
+    under ``signature``), the DRS its ``-ill spar`` puts in, and its clause options."""
+
+    judge: object
+    signature: object
+    spar: tuple
+    options: CounterOptions
+
+    def replace_ill(self, drss, mode: str, side: str) -> tuple[list, int]:
+        """:func:`~exactalign.io.drs_referee.replace_ill` under these rules."""
+        from ..io.drs_referee import replace_ill
+
+        return replace_ill(drss, mode, signature=self.signature, side=side, judge=self.judge,
+                           spar=self.spar)
+
+
+def counter_rules(counter: str = "190838f", signature: bool = True) -> CounterRules:
+    """The rules of Counter ``counter`` (:data:`~.drs.COUNTER_VERSIONS`) with or without its
+    signature file (``-g``): today's (``190838f``), or the one of DRS_parsing's tag
+    ``v.2.2.0`` -- its referee (:mod:`exactalign.io.drs_referee_v220`), SPAR DRS and
+    operators over boxes (:data:`~.drs.V220_OPTIONS`, whatever ``-g``)."""
+    from ..io.drs_referee import SIGNATURE, SPAR_DRS
+
+    if counter not in COUNTER_VERSIONS:
+        raise ValueError(f"unknown Counter {counter!r}; choose one of "
+                         + ", ".join(COUNTER_VERSIONS))
+    if counter == "v.2.2.0":
+        from functools import partial
+
+        from ..io.drs_referee_v220 import SIGNATURE_V220, SPAR_DRS_V220, problems_v220
+
+        return CounterRules(partial(problems_v220, signature=SIGNATURE_V220 if signature
+                                    else None), None, SPAR_DRS_V220, V220_OPTIONS)
+    return CounterRules(None, SIGNATURE if signature else None, SPAR_DRS,
+                        SIGNATURE_OPTIONS if signature else DEFAULT_OPTIONS)
+
+
 def score_files(pred_path, gold_path, *, ill: str = "error", signature: bool = True,
                 include_ref: bool = False, default_sense: bool = False,
                 default_role: bool = False, default_concept: bool = False, sense_map=None,
@@ -446,27 +481,13 @@ def score_files(pred_path, gold_path, *, ill: str = "error", signature: bool = T
 
     if ill not in ("error", "dummy", "spar", "score"):
         raise ValueError(f"unknown -ill mode {ill!r}")
-    if counter not in COUNTER_VERSIONS:
-        raise ValueError(f"unknown Counter {counter!r}; choose one of "
-                         + ", ".join(COUNTER_VERSIONS))
-    v220 = counter == "v.2.2.0"
+    rules = counter_rules(counter, signature)
     sides, ill_counts, lines = [], {}, []
     for path, side in ((pred_path, "prod"), (gold_path, "gold")):
         drss = read_drs_file(path)
         n_ill = 0
         if ill != "score":  # -ill score: no judgement, every DRS scored as it is
-            from ..io.drs_referee import SIGNATURE, SPAR_DRS, replace_ill
-
-            judge, spar = None, SPAR_DRS
-            if v220:
-                from functools import partial
-
-                from ..io.drs_referee_v220 import SIGNATURE_V220, SPAR_DRS_V220, problems_v220
-
-                judge = partial(problems_v220, signature=SIGNATURE_V220 if signature else None)
-                spar = SPAR_DRS_V220
-            drss, n_ill = replace_ill(drss, ill, signature=SIGNATURE if signature else None,
-                                      side=side, judge=judge, spar=spar)
+            drss, n_ill = rules.replace_ill(drss, ill, side)
         ill_counts["pred" if side == "prod" else "gold"] = n_ill
         if not drss:
             raise InputError("no DRS in the file (Counter prints 'Both DRSs empty' or scores "
@@ -479,8 +500,7 @@ def score_files(pred_path, gold_path, *, ill: str = "error", signature: bool = T
                                      path=str(path), line=line or None)
         sides.append([d.clauses for d in drss])
         lines.append([d.line for d in drss])
-    options = (V220_OPTIONS if v220 else SIGNATURE_OPTIONS if signature
-               else DEFAULT_OPTIONS)._replace(
+    options = rules.options._replace(
         include_ref=include_ref, default_sense=default_sense, default_role=default_role,
         default_concept=default_concept)
     warnings = [f"{n} ill-formed DRS{'s' if n != 1 else ''} in {path} replaced by "

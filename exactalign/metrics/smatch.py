@@ -458,8 +458,9 @@ def _exact_parallel(insts, jobs: int, **kwargs) -> list:
 
     from ..core.deadline import Deadline
     from ..core.memory import memory_limit
+    from ..core.workers import worker_count
 
-    workers = joblib.cpu_count() if jobs == -1 else max(1, int(jobs))
+    workers = worker_count(jobs)
     size = np.array([max(1, len(i.left_binary) * len(i.right_binary) + i.n_left * i.n_right)
                      for i in insts], np.float64)
     parts = _chunks(size, workers)
