@@ -15,7 +15,7 @@ from exactalign.core.errors import InfeasibleAlignmentError
 from exactalign.core.result import Status
 from exactalign.metrics import smatch
 from exactalign.problems import latent
-from exactalign.problems.latent import LatentInstance, bnb, hillclimb, matches
+from exactalign.problems.latent import LatentInstance, bnb, corpus, hillclimb, matches
 from tests.test_latent import SQUARE, instances
 
 
@@ -162,7 +162,7 @@ def test_score_pairs_paths_agree():
 
 def test_failures_stop_the_branch_and_bound(monkeypatch):
     graphs = _graphs() * 3
-    monkeypatch.setattr(smatch, "BNB_MAX_FAILURES", 2)
+    monkeypatch.setattr(corpus, "BNB_MAX_FAILURES", 2)
     calls = []
     real = bnb.bnb_result
 

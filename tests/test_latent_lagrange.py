@@ -24,7 +24,7 @@ from exactalign.io.docamr import join_sentences
 from exactalign.metrics import smatch
 from exactalign.perturb.amr import PROFILES, AmrInventory, perturb_graphs
 from exactalign.problems import latent
-from exactalign.problems.latent import colgen, lagrange
+from exactalign.problems.latent import colgen, corpus, lagrange
 from exactalign.problems.latent import exact as latent_exact
 from tests.test_latent import instances as latent_instances
 
@@ -189,8 +189,8 @@ def test_the_hill_climbing_after_the_exact_path_spares_its_time(monkeypatch):
 
     pair = tuple(graph_from_tree(penman.configure(g)) for g in _documents())
     seen = []
-    real = latent.solve_exact_many
-    monkeypatch.setattr(latent, "solve_exact_many",
+    real = latent_exact.solve_exact_many
+    monkeypatch.setattr(latent_exact, "solve_exact_many",
                         lambda *a, **k: seen.append(k.get("spare")) or real(*a, **k))
     monkeypatch.setattr(bnb, "BNB_WORK_LIMIT", 0)
     for method in ("exact", "both"):
@@ -199,9 +199,9 @@ def test_the_hill_climbing_after_the_exact_path_spares_its_time(monkeypatch):
 
 
 def test_equal_pairs_on_as_many_workers_get_one_each():
-    assert [list(p) for p in smatch._chunks([5, 5], 2)] == [[0], [1]]
+    assert [list(p) for p in corpus.chunks([5, 5], 2)] == [[0], [1]]
     for size, workers in (([1, 100, 1], 2), ([1] * 10, 2), ([3], 4), ([2, 2, 2], 1)):
-        parts = smatch._chunks(size, workers)
+        parts = corpus.chunks(size, workers)
         assert [k for p in parts for k in p] == list(range(len(size)))
         assert len(parts) <= min(len(size), 4 * workers)
-    assert len(smatch._chunks([1] * 10, 2)) == 8
+    assert len(corpus.chunks([1] * 10, 2)) == 8

@@ -15,6 +15,8 @@ from exactalign.cli import main
 from exactalign.io.amr import parse_graph, read_pairs
 from exactalign.metrics import smatch
 from exactalign.problems import latent
+from exactalign.problems.latent import corpus
+from exactalign.problems.latent import exact as latent_exact
 from exactalign.testing import pilot_path
 from exactalign.testing.strategies import penman_graphs
 
@@ -219,9 +221,9 @@ def test_jobs_on_one_pair_become_highs_threads(monkeypatch):
 
     pair = amr_pair(60, 3)
     seen = []
-    real = smatch._exact
-    monkeypatch.setattr(smatch, "_exact", lambda insts, **kw: seen.append(kw.get("threads", 1))
-                        or real(insts, **kw))
+    real = corpus.exact_results
+    monkeypatch.setattr(corpus, "exact_results",
+                        lambda insts, **kw: seen.append(kw.get("threads", 1)) or real(insts, **kw))
     one = smatch.score_pairs([pair], bnb_work=0)
     two = smatch.score_pairs([pair], bnb_work=0, jobs=2)
     assert seen == [1, 2]
@@ -251,12 +253,12 @@ def test_lp_path_mapping_is_recounted_from_the_triples(monkeypatch):
 
     pair = (parse_graph(TEST), parse_graph(GOLD))
     good = smatch.score_pairs([pair], bnb_work=0).pairs[0].exact
-    real = latent.solve_exact_many
+    real = latent_exact.solve_exact_many
 
     def inflated(insts, **kwargs):
         return [r.replace(objective=r.objective + 1) for r in real(insts, **kwargs)]
 
-    monkeypatch.setattr(latent, "solve_exact_many", inflated)
+    monkeypatch.setattr(latent_exact, "solve_exact_many", inflated)
     with pytest.raises(VerificationError, match=f"pair 0: .* does not score {good.objective + 1}"):
         smatch.score_pairs([pair], bnb_work=0)
     # the branch and bound's path never calls the LP: the same pair is proven as before

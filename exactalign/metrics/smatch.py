@@ -41,23 +41,18 @@ both; penman's import, about 0.02 s, only in ours); on the 400- and 1,380-pair f
 
 from __future__ import annotations
 
-import random
-import time
 from typing import NamedTuple
 
 from ..core.batch import batch_indices
 from ..core.errors import InputError
 from ..io.amr import AmrGraph, normalize, parse_graph, read_pairs
-from ..problems.latent import bnb, hillclimb
-from ..problems.latent.instance import LatentInstance, LatentSide
+from ..problems import latent
 from .aggregation import PRECISION_FIRST, PRF
 
 VARIANTS = ("full", "unlabeled", "no-attributes", "concept-only")
 #: How duplicate triples count: once (``set``, the default) or as smatch 1.0.4 counts them.
 DUPLICATES = ("set", "keep")
 
-#: :func:`score_pairs` stops trying the branch and bound after it failed on this many pairs.
-BNB_MAX_FAILURES = 8
 METHODS = ("exact", "hillclimb", "both")
 
 
@@ -147,7 +142,7 @@ def instance_of(test: AmrGraph, gold: AmrGraph, variant: str = "full",
     triples ``(("instance", concept), v)`` and ``((role, constant), v)`` with normalised keys,
     binary triples ``(role, v1, v2)``, instance triples first (smatch's pool order)."""
     left, right = side_of(test, variant, "left"), side_of(gold, variant, "right")
-    return LatentInstance.from_sides(left, right, allowed)
+    return latent.LatentInstance.from_sides(left, right, allowed)
 
 
 def side_of(g: AmrGraph, variant: str = "full", side: str = "left"):
@@ -164,7 +159,7 @@ def side_of(g: AmrGraph, variant: str = "full", side: str = "left"):
             unary += [((normalize(r), normalize(c)), v) for r, v, c in g.attributes]
         lab = (lambda r: "") if variant == "unlabeled" else normalize
         binary = [(lab(r), v1, v2) for r, v1, v2 in g.relations]
-    return LatentSide(len(g.variables), unary, binary, tuple(c for _, _, c in g.instances),
+    return latent.LatentSide(len(g.variables), unary, binary, tuple(c for _, _, c in g.instances),
                       side=side)
 
 
@@ -283,32 +278,21 @@ def score_pairs(pairs, *, method: str = "exact", variant: str = "full",
     duplicate triples counted once (``duplicates="set"``) or as smatch 1.0.4 counts them
     (``"keep"``; module docstring).
 
-    The hill-climber draws from one ``random.Random(seed)`` across the pairs in order, as smatch
-    would from its global generator were it not reseeded at every initial mapping. The exact
-    path first tries the pure-Python branch and bound on every pair
-    (:func:`~exactalign.problems.latent.bnb.branch_and_bound`, budget ``bnb_work``, default
-    :data:`~exactalign.problems.latent.bnb.BNB_WORK_LIMIT`; 0 skips it; after
-    :data:`BNB_MAX_FAILURES` pairs it did not finish, the remaining pairs skip it), then solves
-    the pairs it did not finish through their LPs in batches
-    (:func:`~exactalign.problems.latent.solve_exact_many`, LPs on HiGHS, the rare MIPs on
-    ``backend``; ``time_limit`` is the budget of the whole exact computation, branch and bound
-    included: past it the pairs left unproven keep their incumbent and a valid bound, status
-    ``time_limit``). With ``both`` the exact path runs first, then the hill-climber, whose
-    climbs ``time_limit`` bounds too (the whole hill-climbing; in a command, both end with the
-    command's budget): once it passes, the pair being climbed keeps the best mapping reached and
-    the pairs left their smart initial mappings, status ``time_limit``
-    (:func:`~exactalign.problems.latent.hillclimb.hillclimb_result`; its memo is bounded too).
-    ``restrict="sentence"``: only docSmatch's candidate pairs (:func:`allowed_pairs`) may be
-    mapped, and a triple counts only when every variable pair it needs is one of them -- the
-    exact optimum and the hill-climbing of docSmatch's search space.
-    ``jobs`` (``-1``: one per CPU) spreads the exact path over worker processes
-    (:func:`_exact_parallel`: contiguous chunks of pairs of about equal model size, each solved
-    as above, the memory limit shared between the workers); joblib's default backend, so an
-    enclosing ``joblib.parallel_config(backend="dask")`` sends the chunks to a Dask cluster. The
-    hill-climbing stays in this process: smatch draws its restarts from one generator across
-    the pairs in order.
-    numpy, scipy and HiGHS are imported only
-    when a pair needs them, which on the small pilot files is never (module docstring).
+    The pairs' instances go down once, to
+    :func:`~exactalign.problems.latent.corpus.solve_corpus`, which says how each method runs:
+    the exact path tries the pure-Python branch and bound on every pair (budget ``bnb_work``,
+    0 skips it) and solves the pairs it did not finish through their LPs in batches
+    (``backend``: the solver of the rare MIPs); ``time_limit`` is the budget of the whole exact
+    computation, and with ``both`` of the hill-climbing after it too (past it, pairs keep their
+    incumbent and a valid bound, status ``time_limit``); the hill-climber draws from one
+    ``random.Random(seed)`` across the pairs in order, as smatch would from its global generator
+    were it not reseeded at every initial mapping; ``jobs`` (``-1``: one per CPU) spreads the
+    exact path over worker processes (joblib, so an enclosing
+    ``joblib.parallel_config(backend="dask")`` sends it to a Dask cluster). numpy, scipy and
+    HiGHS are imported only when a pair needs them, which on the small pilot files is never
+    (module docstring). ``restrict="sentence"``: only docSmatch's candidate pairs
+    (:func:`allowed_pairs`) may be mapped, and a triple counts only when every variable pair it
+    needs is one of them -- the exact optimum and the hill-climbing of docSmatch's search space.
 
     Every mapping (``Result.alignment``) is a sorted tuple of ``(test variable, gold variable)``
     rows, and every objective is recounted from the triples
@@ -345,136 +329,24 @@ def _check_options(method: str, duplicates: str, restrict: str) -> None:
                          + ", ".join(RESTRICTIONS))
 
 
-def _score_instances(insts, counts, pairs, dups, *, variant, method, restarts, seed,
-                     time_limit, linking, backend, bnb_work, jobs=1) -> CorpusScore:
-    """The methods of :func:`score_pairs` run on the pairs' instances (``counts``: (test, gold)
-    triples per pair; ``pairs``: the graphs, duplicates already dropped when counted once;
-    ``dups``: the :class:`Duplicate` records): what :func:`score_pairs` and
-    :class:`SmatchScorer` share, so that both give the same numbers."""
-    times = {}
-    hc = ex = [None] * len(insts)
-    if method in ("exact", "both"):
-        t0 = time.perf_counter()
-        if jobs != 1:
-            ex = _exact_parallel(insts, jobs, time_limit=time_limit, seed=seed, backend=backend,
-                                 linking=linking, bnb_work=bnb_work, spare=method == "both")
-        else:
-            ex = _exact(insts, time_limit=time_limit, seed=seed, backend=backend,
-                        linking=linking, bnb_work=bnb_work, spare=method == "both")
-        times["exact"] = time.perf_counter() - t0
-    if method in ("hillclimb", "both"):
-        from ..core.deadline import Deadline
-
-        t0 = time.perf_counter()
-        rng = random.Random(seed)
-        deadline = Deadline(time_limit)
-        hc = [hillclimb.hillclimb_result(inst, restarts, rng=rng, seed=seed, deadline=deadline)
-              for inst in insts]
-        times["hillclimb"] = time.perf_counter() - t0
-    scores = tuple(PairScore(k, c[0], c[1], e, h, tuple(pr))
-                   for k, (c, e, h, pr) in enumerate(zip(counts, ex, hc, pairs, strict=True)))
+def _score_instances(insts, counts, pairs, dups, *, variant, method, jobs=1,
+                     **options) -> CorpusScore:
+    """The methods of :func:`score_pairs` run on the pairs' instances, handed down once
+    (:func:`~exactalign.problems.latent.corpus.solve_corpus`; ``options``: its own);
+    ``counts``: (test, gold) triples per pair; ``pairs``: the graphs, duplicates already
+    dropped when counted once; ``dups``: the :class:`Duplicate` records. What
+    :func:`score_pairs` and :class:`SmatchScorer` share, so that both give the same numbers."""
+    solved = latent.solve_corpus(insts, method, jobs=jobs, **options)
+    scores = tuple(PairScore(k, c[0], c[1], e, h, tuple(pr)) for k, (c, e, h, pr)
+                   in enumerate(zip(counts, solved.exact, solved.hillclimb, pairs, strict=True)))
     methods = ("exact", "hillclimb") if method == "both" else (method,)
-    return CorpusScore(scores, variant, methods, times, tuple(dups))
+    return CorpusScore(scores, variant, methods, solved.times, tuple(dups))
 
 
-def _exact(insts, *, time_limit, seed, backend, linking, bnb_work, threads: int = 1,
-           spare: bool = False) -> list:
-    """The exact path of :func:`score_pairs` on ``insts``: the branch and bound on every pair,
-    then the LPs of the pairs it did not finish, within ``time_limit`` together. Every mapping
-    is recounted from the triples as smatch counts (:func:`~exactalign.problems.latent.matches.
-    count_matches`): the branch and bound's by :func:`~exactalign.problems.latent.bnb.
-    branch_and_bound` itself, the LPs' here (their checker counts on the compiled model).
-    ``threads``: HiGHS' threads (:class:`~exactalign.core.outcome.SolveOptions`); ``spare``:
-    the hill-climbing waits for the same budget (``solve_exact_many``'s ``spare``)."""
-    t0 = time.perf_counter()
-    work = bnb.BNB_WORK_LIMIT if bnb_work is None else bnb_work
-    ex, failed = [], 0
-    for inst in insts:
-        r = bnb.bnb_result(inst, work_limit=work) if work > 0 else None
-        failed += r is not None and not r.proven_optimal
-        if failed >= BNB_MAX_FAILURES:
-            work = 0  # a corpus of hard pairs: the LP path is faster for the rest
-        ex.append(r)
-    todo = [k for k, r in enumerate(ex) if r is None or not r.proven_optimal]
-    if todo:
-        from ..core.errors import VerificationError
-        from ..core.solve import SolveOptions, remaining
-        from ..problems import latent
-        from ..problems.latent import matches
-
-        # The budget covers the whole exact computation, the branch and bound included.
-        opts = SolveOptions(time_limit=remaining(time_limit, time.perf_counter() - t0),
-                            seed=seed, threads=threads)
-        rest = latent.solve_exact_many([insts[k] for k in todo], options=opts,
-                                       backend=backend, linking=linking, spare=spare)
-        for k, r in zip(todo, rest, strict=True):  # recounted from the triples, as smatch
-            m = matches.mapping_rows(r.alignment)
-            if matches.count_matches(insts[k], m) != r.objective:
-                raise VerificationError(f"pair {k}: the exact mapping does not score "
-                                        f"{r.objective}")
-            ex[k] = r.replace(alignment=m)
-    return ex
-
-
-#: :func:`_exact` under a public name, for the metrics that state their triples as latent
-#: instances of their own (:mod:`exactalign.metrics.umr`).
-exact_results = _exact
-
-
-def _exact_chunk(insts, memory: int | None, **kwargs) -> list:
-    """:func:`_exact` in a worker process, its model memory limited to ``memory`` bytes."""
-    import os
-
-    from ..core.memory import ENV
-
-    if memory is not None:
-        os.environ[ENV] = str(memory)
-    return _exact(insts, **kwargs)
-
-
-def _chunks(size, workers: int) -> list:
-    """Contiguous chunks of the pairs (their indices) of about equal total ``size``: at least
-    one chunk a worker, at most four, never more than pairs. A pair ends the chunk its
-    cumulative size reaches the chunk's share in (two equal pairs on two workers: one each)."""
-    import numpy as np
-
-    size = np.asarray(size, np.float64)
-    chunks = max(1, min(len(size), 4 * workers))
-    edges = np.searchsorted(np.cumsum(size), np.linspace(0, size.sum(), chunks + 1)[1:-1],
-                            side="right")
-    return [p for p in np.split(np.arange(len(size)), np.unique(edges)) if len(p)]
-
-
-def _exact_parallel(insts, jobs: int, **kwargs) -> list:
-    """:func:`_exact` over joblib workers: the pairs cut into contiguous chunks of about equal
-    model size (variable pairs, the columns of their LPs: at least one chunk a worker, at most
-    four), each worker's memory limit a share of the whole (:func:`~exactalign.core.memory.
-    memory_limit`), the time limit counted from now in every worker. With fewer chunks than
-    workers (fewer pairs), each chunk's HiGHS gets the spare workers as threads
-    (``workers // chunks``: column generation's dual simplex runs in parallel); one chunk is
-    solved in this process."""
-    import joblib
-    import numpy as np
-
-    from ..core.deadline import Deadline
-    from ..core.memory import memory_limit
-    from ..core.workers import worker_count
-
-    workers = worker_count(jobs)
-    size = np.array([max(1, len(i.left_binary) * len(i.right_binary) + i.n_left * i.n_right)
-                     for i in insts], np.float64)
-    parts = _chunks(size, workers)
-    threads = max(1, workers // len(parts))
-    if len(parts) == 1:
-        return _exact(insts, threads=threads, **kwargs)
-    limit = memory_limit()
-    share = None if limit is None else limit // min(workers, len(parts))
-    left = Deadline(kwargs.pop("time_limit")).left()
-    out = joblib.Parallel(n_jobs=min(workers, len(parts)))(
-        joblib.delayed(_exact_chunk)([insts[k] for k in part], share, time_limit=left,
-                                     threads=threads, **kwargs)
-        for part in parts)
-    return [r for chunk in out for r in chunk]
+def exact_results(insts, **kwargs) -> list:
+    """Deprecated (kept for one release): :func:`exactalign.problems.latent.corpus.
+    exact_results`, where the exact path of a corpus of latent instances now lives."""
+    return latent.exact_results(insts, **kwargs)
 
 
 def score_files(test_path, gold_path, **kwargs) -> CorpusScore:
@@ -547,7 +419,7 @@ class SmatchScorer:
                 test_kept = test
             allowed = (allowed_pairs(test, self.references[i]) if self.restrict == "sentence"
                        else None)
-            insts.append(LatentInstance.from_sides(side_of(test_kept, self.variant, "left"),
+            insts.append(latent.LatentInstance.from_sides(side_of(test_kept, self.variant, "left"),
                                                    gold_side, allowed))
             counts.append((_count(test_kept, self.variant), gold_count))
             pairs.append((test_kept, gold))

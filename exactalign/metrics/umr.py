@@ -51,7 +51,7 @@ import re
 from typing import NamedTuple
 
 from ..core.errors import InputError
-from ..problems.latent.instance import LatentInstance, LatentSide
+from ..problems import latent
 from .aggregation import prf_counts_dict
 
 _SENSE = re.compile(r"-[0-9]{2}")
@@ -208,7 +208,7 @@ class PairInstance(NamedTuple):
     """One scored unit (a sentence, or a document): the instance, the triple counts ``T`` and
     ``G`` and the matches no mapping changes (``None`` triples, constant document triples)."""
 
-    instance: LatentInstance
+    instance: latent.LatentInstance
     test_size: int
     gold_size: int
     fixed: int
@@ -237,8 +237,9 @@ def _fixed(nones0, nones1, c0, c1) -> int:
 
 def _instance(parts: _Parts) -> PairInstance:
     """The :class:`PairInstance` of ``parts``: the one step down to the latent layer."""
-    inst = LatentInstance.from_sides(LatentSide(*parts.left, side="left"),
-                                     LatentSide(*parts.right, side="right"), parts.allowed)
+    inst = latent.LatentInstance.from_sides(latent.LatentSide(*parts.left, side="left"),
+                                            latent.LatentSide(*parts.right, side="right"),
+                                            parts.allowed)
     return PairInstance(inst, parts.test_size, parts.gold_size, parts.fixed, parts.test,
                         parts.gold)
 
@@ -260,7 +261,7 @@ def sentence_instance(test_tree, gold_tree, *, amr=False, use_top=True) -> PairI
 def gold_side(g: Side) -> tuple:
     """A gold sentence's half of :func:`instance_of_sides`, built (and checked) once."""
     u, b, nones, consts = _side_lists(g)
-    return (g, LatentSide(len(g.variables), u, b, side="right"), nones, consts)
+    return (g, latent.LatentSide(len(g.variables), u, b, side="right"), nones, consts)
 
 
 def instance_of_sides(t: Side, gold: tuple) -> PairInstance:
@@ -268,8 +269,9 @@ def instance_of_sides(t: Side, gold: tuple) -> PairInstance:
     g, rt, n1, c1 = gold
     u, b, n0, c0 = _side_lists(t)
     fixed = _fixed(n0, n1, c0, c1)
-    lt = LatentSide(len(t.variables), u, b, side="left")
-    return PairInstance(LatentInstance.from_sides(lt, rt), t.size, g.size, fixed, (t,), (g,))
+    lt = latent.LatentSide(len(t.variables), u, b, side="left")
+    return PairInstance(latent.LatentInstance.from_sides(lt, rt), t.size, g.size, fixed, (t,),
+                        (g,))
 
 
 def _doc_triples(doc, names: dict) -> list:
@@ -345,9 +347,8 @@ def f_score(m: float, t: float, g: float) -> tuple[float, float, float]:
 def count_under(pi: PairInstance, mapping) -> int:
     """The matched count ``M`` of a one-to-one ``mapping`` (rows (test, gold) variable), fixed
     matches included."""
-    from ..problems.latent.matches import count_matches, mapping_rows
 
-    return count_matches(pi.instance, mapping_rows(mapping)) + pi.fixed
+    return latent.count_matches(pi.instance, latent.mapping_rows(mapping)) + pi.fixed
 
 
 # -- scoring files ------------------------------------------------------------------------------
@@ -524,8 +525,6 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
     import time
 
     from ..io.umr import check_unique_variables, document_starts, read_pair, split_documents
-    from ..problems.latent.matches import count_matches, mapping_rows
-    from .smatch import exact_results
     from .umr_lr import micro_f
 
     if method not in METHODS:
@@ -604,10 +603,12 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
         lr_ancast = lr_sums(units_of, maps)  # ours under AnCast's mapping: its printed number
     rows = [_ancast_rows(todo[i].test, todo[i].gold, sents) for _, i, sents, _ in jobs]
     # the one step down: every instance, and AnCast's mappings counted on theirs
-    insts = [LatentInstance.from_sides(LatentSide(*p.left, side="left"),
-                                       LatentSide(*p.right, side="right"), p.allowed)
+    insts = [latent.LatentInstance.from_sides(latent.LatentSide(*p.left, side="left"),
+                                              latent.LatentSide(*p.right, side="right"),
+                                              p.allowed)
              for p in todo]
-    matched = [None if r is None else count_matches(insts[i], mapping_rows(r)) + todo[i].fixed
+    matched = [None if r is None
+               else latent.count_matches(insts[i], latent.mapping_rows(r)) + todo[i].fixed
                for (_, i, _, _), r in zip(jobs, rows, strict=True)]
     times: dict = {"read": time.perf_counter() - t0}
     # back up: the solves, AnCast's counts checked, the LR scores, the report
@@ -623,13 +624,15 @@ def score_files(test_path, gold_path, *, scope: str = "snt", method: str = "exac
         # attempts cost more than the LPs (measured 4.8 s against 3.0 s without it)
         big = scope == "doc" and any(p.instance.n_left * p.instance.n_right > BNB_CELLS
                                      for p in pis)
-        ex = exact_results([p.instance for p in pis], time_limit=time_limit, seed=seed,
-                           backend=backend, linking="aggregated", bnb_work=0 if big else None)
+        ex = latent.exact_results([p.instance for p in pis], time_limit=time_limit, seed=seed,
+                                  backend=backend, linking="aggregated",
+                                  bnb_work=0 if big else None)
         times["exact"] = time.perf_counter() - t0
         if restricted is not None:  # timed apart: AnCast's own candidate space
             t0 = time.perf_counter()
-            exs = exact_results([p.instance for p in restricted], time_limit=time_limit,
-                                seed=seed, backend=backend, linking="aggregated", bnb_work=None)
+            exs = latent.exact_results([p.instance for p in restricted],
+                                       time_limit=time_limit, seed=seed, backend=backend,
+                                       linking="aggregated", bnb_work=None)
             times["exact_sentence"] = time.perf_counter() - t0
     if ancast_time is not None:
         times["ancast"] = ancast_time

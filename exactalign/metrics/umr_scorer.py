@@ -65,7 +65,7 @@ class UmrScorer:
         ``indices[k]`` (default: every reference in order)."""
         import time
 
-        from .smatch import exact_results
+        from ..problems import latent
         from .umr import lr_sums, report
         from .umr_lr import micro_f
 
@@ -75,8 +75,8 @@ class UmrScorer:
                                          use_top=self.use_top), self._gold[i])
                for k, (p, i) in enumerate(zip(predictions, indices, strict=True))]
         t0 = time.perf_counter()
-        ex = exact_results([p.instance for p in pis], linking="aggregated", bnb_work=None,
-                           **self._options)
+        ex = latent.exact_results([p.instance for p in pis], linking="aggregated",
+                                  bnb_work=None, **self._options)
         units = tuple(UnitScore(k, 0, p.test_size, p.gold_size, p.fixed, r)
                       for k, (p, r) in enumerate(zip(pis, ex, strict=True)))
         counts = {"exact": lr_sums(pis, [{int(a): int(b) for a, b in r.alignment} for r in ex])}

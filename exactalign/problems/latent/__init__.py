@@ -100,7 +100,10 @@ One idea per module; each imports only those listed before it:
   the improving moves (:func:`~.ternary.improve`);
 * :mod:`~exactalign.problems.latent.bnb3` -- the branch and bound of instances with ternary
   clauses;
-* :mod:`~exactalign.problems.latent.methods` -- every method by name (:func:`solve`).
+* :mod:`~exactalign.problems.latent.methods` -- every method by name (:func:`solve`);
+* :mod:`~exactalign.problems.latent.corpus` -- a metric's pairs solved as one job
+  (:func:`solve_corpus`: the branch and bound first, the LPs of the rest, worker processes, the
+  hill-climbing's one generator).
 
 Every name is handed on here: ``from exactalign.problems import latent`` then ``latent.solve``,
 ``latent.LatentInstance``, ... :mod:`.instance`, :mod:`.matches`, :mod:`.hillclimb` and
@@ -162,6 +165,10 @@ _LAZY = {
     "HEURISTICS": ".methods",
     "METHODS": ".methods",
     "solve": ".methods",
+    "CorpusSolve": ".corpus",
+    "exact_results": ".corpus",
+    "hillclimb_results": ".corpus",
+    "solve_corpus": ".corpus",
 }
 
 __all__ = ["BNB_MAX_DEPTH", "BNB_MAX_SIZE", "BNB_WORK_LIMIT", "UNDECIDED", "BnbOutcome",
@@ -171,12 +178,14 @@ __all__ = ["BNB_MAX_DEPTH", "BNB_MAX_SIZE", "BNB_WORK_LIMIT", "UNDECIDED", "BnbO
            "check", "decode_point", "ilp_model", "mapping_array", "model_point", "BRUTE_MAX_PAIRS",
            "brute_force", "BATCH_COLUMNS", "BYTES_PER_COLUMN", "BYTES_PER_COLGEN_COLUMN", "INT_TOL",
            "LARGE_LP_COLUMNS", "component_labels", "memory_estimate", "solve_exact_many",
-           "trivial_bound", "solve_ternary_many", "improve", "branch_and_bound3", "EXACT_METHODS", "HEURISTICS", "METHODS", "solve"]
+           "trivial_bound", "solve_ternary_many", "improve", "branch_and_bound3", "EXACT_METHODS", "HEURISTICS", "METHODS", "solve",
+           "CorpusSolve", "exact_results", "hillclimb_results", "solve_corpus"]
 
 if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from .arrays import compile_arrays
     from .bnb3 import branch_and_bound3
     from .brute import BRUTE_MAX_PAIRS, brute_force
+    from .corpus import CorpusSolve, exact_results, hillclimb_results, solve_corpus
     from .exact import (
         BATCH_COLUMNS,
         BYTES_PER_COLGEN_COLUMN,
