@@ -28,7 +28,7 @@ method's ILPs (every solve here is small and runs to proven optimality).
 
 Only the key documents are scored, as the reference scorers do: response documents outside the
 keys are named in a warning (stderr; ``warnings`` in JSON), and a response file none of whose
-documents is in the keys is an error (:func:`check_documents`).
+documents is in the keys is an error (:func:`exactalign.metrics.muc4.report.check_documents`).
 
 ``--json`` prints (``exactalign/output.schema.json``) ``{"keys", "responses", "format",
 "overall": {alignment: {"precision", "recall", "f1", "counts"}}, "alignments": {alignment:
@@ -84,54 +84,44 @@ def add_muc4_arguments(p: argparse.ArgumentParser) -> None:
                         "report, slot row by slot row")
 
 
-def _gtt_methods(choice: str, reference: str) -> list[str]:
-    return {"muc1992": [reference], "greedy": ["greedy"], "exact": ["exact"],
-            "all": [reference, "greedy", "exact"]}[choice]
-
-
-def _muc_methods(choice: str) -> list[str]:
-    if choice == "greedy":
-        return ["muc1992"]
-    return ["muc1992", "exact", "exact-corpus"] if choice == "all" else [choice]
-
-
 def run_muc4(args: argparse.Namespace) -> int:
+    from ..core.errors import InputError
+    from ..metrics.muc4.report import report_files
     from .common import prf, print_json, table
 
-    warnings: list[str] = []
-    compare = None
-    if getattr(args, "compare", False):
-        from ..core.errors import InputError
-
-        if args.format != "muc1992" or not args.report:
-            raise InputError("--compare needs --format muc1992 and --report")
+    if getattr(args, "compare", False) and (args.format != "muc1992" or not args.report):
+        raise InputError("--compare needs --format muc1992 and --report")
     if args.format == "gtt":
         if args.alignment == "exact-corpus":
-            from ..core.errors import InputError
-
             raise InputError("--alignment exact-corpus is defined for --format muc1992 only "
                              "(GTT's metrics maximise each document's score)")
         if getattr(args, "per_message", False):
-            from ..core.errors import InputError
-
             raise InputError("--per-message is defined for --format muc1992")
-        details: dict = {}
-        rows, per_message = _run_gtt(args, warnings, details), None
+    rep = report_files(args.keys, args.responses, format=args.format, alignment=args.alignment,
+                       metric=args.metric, slot_matching=args.slot_matching,
+                       history=args.history, report=args.report,
+                       compare=getattr(args, "compare", False), backend=args.backend)
+    if args.format == "gtt":
+        rows = [(m, s.status.value, s.overall.recall, s.overall.precision, s.overall.f1,
+                 _gtt_counts(s.overall), s.wall_time) for m, s in rep.scores.items()]
+        details = {m: _details_gtt(s) for m, s in rep.scores.items()}
+        per_message = None
     else:
-        rows, scores = _run_1992(args, warnings)
-        details = {name: _details_1992(sc) for name, sc in scores.items()}
-        per_message = scores if getattr(args, "per_message", False) else None
-        if getattr(args, "compare", False):
-            compare = _compare_1992(args)
+        rows = [(m, s.status.value, s.total.recall, s.total.precision, s.total.f1,
+                 {k: getattr(s.total, k) for k in _fields()}, s.wall_time)
+                for m, s in rep.scores.items()]
+        details = {m: _details_1992(s) for m, s in rep.scores.items()}
+        per_message = rep.scores if getattr(args, "per_message", False) else None
+    warnings, compare = list(rep.warnings), rep.compare
     for w in warnings:
         print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:
         doc = {"keys": args.keys, "responses": args.responses, "format": args.format,
                "overall": {name: prf(r, p, f, counts)
-                           for name, st, r, p, f, counts, wt, nd in rows},
+                           for name, st, r, p, f, counts, wt in rows},
                "alignments": {name: {"status": st, "bound": details[name]["bound"],
                                      "wall_time": wt}
-                              for name, st, r, p, f, counts, wt, nd in rows},
+                              for name, st, r, p, f, counts, wt in rows},
                "documents": _documents_json(details),
                "warnings": warnings}
         if compare is not None:
@@ -142,7 +132,7 @@ def run_muc4(args: argparse.Namespace) -> int:
     header = ["alignment", "status", "precision", "recall", "f1", "counts", "time(s)"]
     print(table(header, [[n, st, f"{100 * p:.2f}", f"{100 * r:.2f}", f"{100 * f:.2f}",
                            " ".join(f"{k}={v:g}" for k, v in c.items()), f"{wt:.3f}"]
-                          for n, st, r, p, f, c, wt, _ in rows]))
+                          for n, st, r, p, f, c, wt in rows]))
     if args.format == "muc1992":
         print(_witness_text(details), end="")
     if per_message is not None:
@@ -233,15 +223,6 @@ def _per_message_text(scores: dict) -> str:
     return "\n" + table(["message", *(f"F {n}" for n in names), f"counts ({names[0]})"], rows)
 
 
-def _compare_1992(args):
-    from ..io import muc4 as io
-    from ..metrics import muc4
-
-    keys, resps = _read_1992(args, [])
-    history = io.read_history(args.history) if args.history else io.History()
-    return muc4.compare_report(keys, resps, history, io.read_score_report(args.report))
-
-
 def _compare_json(c) -> dict:
     from ..metrics import muc4
 
@@ -267,121 +248,3 @@ def _compare_text(c) -> str:
             lines.append(f"  {d.message} key {d.key or '-'} response {d.response or '-'} "
                          f"{d.slot}: " + " ".join(f"{f}{v:+d}" for f, v in d.delta.items()))
     return "\n".join(lines)
-
-
-def check_documents(keys, responses, path, warnings: list[str]) -> None:
-    """Only the key documents are scored (as the 1992 scorer, GTT's and GRIT's ``eval.py`` and
-    IterX do). A response document outside the keys is reported in ``warnings``; a non-empty
-    response file of which no document is in the keys is an error (mismatched files would
-    otherwise score 0 silently)."""
-    extra = [d for d in responses if d not in keys]
-    if not extra:
-        return
-    if len(extra) == len(responses):
-        from ..core.errors import InputError
-
-        raise InputError(f"none of its {len(responses)} document(s) is in the keys (first: "
-                         f"{extra[0]}); are these the right files?", path=path)
-    more = ", ..." if len(extra) > 5 else ""
-    warnings.append(f"{path}: {len(extra)} document(s) not in the keys are not scored: "
-                    f"{', '.join(extra[:5])}{more}")
-
-
-def _check_empty(pred: dict, path, warnings: list[str]) -> None:
-    """A GTT or REE prediction file without any document is scored (every key template
-    missing, as GTT's ``eval.py`` scores it) with a warning, as a 1992 response file without
-    templates is (it was a silent 0)."""
-    if not pred:
-        warnings.append(f"{path}: no document in the file: every key template counts as "
-                        "missing")
-
-
-def _run_gtt(args, warnings: list[str], details: dict) -> list[tuple]:
-    from ..io import gtt
-    from ..metrics import templates
-
-    if args.metric == "ceaf-ree":
-        return _run_ree(args, warnings, details)
-    gold = gtt.read_gold(args.keys)
-    pred = gtt.read_predictions(args.responses)
-    _check_empty(pred, args.responses, warnings)
-    check_documents(gold, pred, args.responses, warnings)
-    rows = []
-    runs = []
-    if args.metric in ("gtt-f1", "all"):
-        runs += [(m, lambda m: templates.score_gtt(gold, pred, m, backend=args.backend))
-                 for m in _gtt_methods(args.alignment, "gtt")]
-    if args.metric in ("ceaf-rme", "all"):
-        runs += [(f"ceaf-rme-{m}",
-                  lambda m: templates.ceaf_rme(gold, pred, m[len("ceaf-rme-"):],
-                                               backend=args.backend))
-                 for m in _gtt_methods(args.alignment, "iterx")]
-    for m, run in runs:
-        s = run(m)
-        o = s.overall
-        rows.append((m, s.status.value, o.recall, o.precision, o.f1, _gtt_counts(o),
-                     s.wall_time, len(s.docs)))
-        details[m] = _details_gtt(s)
-    return rows
-
-
-def _run_ree(args, warnings: list[str], details: dict) -> list[tuple]:
-    from ..io import gtt
-    from ..metrics import templates
-
-    gold = gtt.read_ree_gold(args.keys)
-    pred = gtt.read_ree_predictions(args.responses)
-    _check_empty(pred, args.responses, warnings)
-    check_documents(gold, pred, args.responses, warnings)
-    methods = {"muc1992": ["exact"], "greedy": ["greedy"], "exact": ["exact"],
-               "all": ["exact", "greedy"]}[args.alignment]
-    rows = []
-    for phi in templates.PHIS:
-        for m in methods:
-            s = templates.ceaf_ree(gold, pred, phi, m)
-            o = s.overall
-            rows.append((s.method, s.status.value, o.recall, o.precision, o.f1, _gtt_counts(o),
-                         s.wall_time, len(s.docs)))
-            details[s.method] = _details_gtt(s)
-    return rows
-
-
-def _read_1992(args, warnings: list[str]):
-    """Keys and responses by message. A key file without templates is an error (nothing to
-    score); a response file without any is scored (every key template missing) with a
-    warning."""
-    from ..core.errors import InputError
-    from ..io import muc4 as io
-
-    keys = io.by_message(io.read_templates(args.keys))
-    if not keys:
-        raise InputError("no template in the file (is it a key file?)", path=args.keys)
-    resps = io.by_message(io.read_templates(args.responses))
-    if not resps:
-        warnings.append(f"{args.responses}: no template in the file: every key template "
-                        "counts as missing")
-    return keys, resps
-
-
-def _run_1992(args, warnings: list[str]) -> tuple[list[tuple], dict]:
-    from ..io import muc4 as io
-    from ..metrics import muc4
-
-    keys, resps = _read_1992(args, warnings)
-    check_documents(keys, resps, args.responses, warnings)
-    history = io.read_history(args.history) if args.history else {}
-    names = _muc_methods(args.alignment)
-    recorded = None
-    if args.report:
-        report = io.read_score_report(args.report)
-        if any(p.tag != "unrecorded" for p in report.pairs):
-            recorded = muc4.recorded_mapping(report)
-            names = ["recorded", *names]
-        else:  # e.g. SRI's TST4 report: one table per message, no mapping -- never a silent 0
-            warnings.append(f"{args.report}: the report records no template mapping (no "
-                            "mapping lines), so the recorded alignment is not scored")
-    res = muc4.score_messages(keys, resps, history, tuple(names), args.slot_matching,
-                              recorded=recorded, witnesses=True)
-    return [(n, s.status.value, s.total.recall, s.total.precision, s.total.f1,
-             {k: getattr(s.total, k) for k in muc4.FIELDS}, s.wall_time, len(s.messages))
-            for n, s in res.items()], res
