@@ -480,34 +480,23 @@ def _corefud_table(scores: dict, conll) -> str:
 def _run_corefud_exact(args: argparse.Namespace, metrics: list[str]) -> int:
     import sys
 
-    from ..metrics.coref import corefud, corefud_exact
+    from ..metrics.coref import corefud_exact
     from .common import print_json, solve_options
 
     exact_metrics = [m for m in corefud_exact.EXACT_METRICS if m in metrics]
     if not exact_metrics:
         raise _usage("--method exact/both optimises MUC, B3, CEAFe, CEAFm or LEA: name one "
                      "with --metric")
+    ex = corefud_exact.compare_files(args.key, args.response, exact_metrics,
+                                     scorer_metrics=metrics if args.method == "both" else (),
+                                     match=args.match, zero_match=args.zero_match,
+                                     keep_singletons=args.keep_singletons, method=args.method,
+                                     **solve_options(args))
+    staged = ex.scorer
+    for w in ex.warnings:
+        print(f"exactalign: warning: {w}", file=sys.stderr)
     key = "<stdin>" if args.key == "-" else args.key
     response = "<stdin>" if args.response == "-" else args.response
-    from ..io.corefud import pair_corefud, read_corefud
-
-    kf, rf = read_corefud(args.key), read_corefud(args.response)
-    pairs = pair_corefud(kf, rf)
-    warnings = tuple(f"{kf.path}: {w}" for w in kf.warnings) + tuple(
-        f"{rf.path}: {w}" for w in rf.warnings)
-    staged = None
-    if args.method == "both":
-        staged = corefud.score_documents(pairs, metrics, match=args.match,
-                                         zero_match=args.zero_match,
-                                         keep_singletons=args.keep_singletons,
-                                         warnings=warnings)
-    opts = solve_options(args)
-    ex = corefud_exact.compare_documents(pairs, exact_metrics, match=args.match,
-                                         zero_match=args.zero_match,
-                                         keep_singletons=args.keep_singletons,
-                                         method=args.method, warnings=warnings, **opts)
-    for w in warnings:
-        print(f"exactalign: warning: {w}", file=sys.stderr)
     if args.json:
         print_json(_exact_json(ex, staged, key, response, metrics))
         return 0

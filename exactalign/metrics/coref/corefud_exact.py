@@ -182,6 +182,9 @@ class ExactScores:
     corpus: dict = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     wall_time: float = 0.0
+    #: the scorer's own scores on its staged alignment (every metric asked for, BLANC and the
+    #: mention metrics too), when :func:`compare_files` was asked for them
+    scorer: object | None = None
 
     def overall(self, kind: str = "exact") -> dict:
         """Metric -> :class:`PRF` summed over documents: ``staged`` (the staged alignment counted
@@ -334,17 +337,30 @@ def _union(instances):
                                        cat(s, np.int64)), offsets
 
 
-def compare_files(key_path, response_path, metrics=EXACT_METRICS, **options) -> ExactScores:
+def compare_files(key_path, response_path, metrics=EXACT_METRICS, *, scorer_metrics=(),
+                  **options) -> ExactScores:
     """Read, pair and compare a key and a response CorefUD file (options as
-    :func:`compare_documents`)."""
+    :func:`compare_documents`); ``scorer_metrics``: also the scorer's own scores of these
+    metrics on its staged alignment (:attr:`ExactScores.scorer`; ``exactalign coref --method
+    both``), computed before the solves, outside their time limit."""
+    from dataclasses import replace
+
     from ...io.corefud import pair_corefud, read_corefud
+    from .corefud import score_documents
 
     key = read_corefud(key_path)
     response = read_corefud(response_path)
+    pairs = pair_corefud(key, response)
     warnings = tuple(f"{key.path}: {w}" for w in key.warnings) + tuple(
         f"{response.path}: {w}" for w in response.warnings)
-    return compare_documents(pair_corefud(key, response), metrics, warnings=warnings,
-                             **options)
+    scorer = None
+    if scorer_metrics:
+        scorer = score_documents(pairs, scorer_metrics, match=options.get("match", "head"),
+                                 zero_match=options.get("zero_match", "dependent"),
+                                 keep_singletons=options.get("keep_singletons", False),
+                                 warnings=warnings)
+    ex = compare_documents(pairs, metrics, warnings=warnings, **options)
+    return ex if scorer is None else replace(ex, scorer=scorer)
 
 
 __all__ = ["EXACT_METRICS", "GAP_TOL", "METHODS", "Alignment", "ExactDocument", "ExactScores",
