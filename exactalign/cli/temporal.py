@@ -69,15 +69,13 @@ def run_temporal(args: argparse.Namespace) -> int:
 
 
 def _run_score(args, gold: str, system: str) -> int:
-    from ..io.timeml import read_timeml_dir
     from ..metrics import temporal
     from .common import print_json
 
-    gold_docs, sys_docs = read_timeml_dir(gold), read_timeml_dir(system)
-    scores = temporal.score_corpus(gold_docs, sys_docs, args.mode,
-                                   backend=args.backend, time_limit=args.time_limit)
-    entities = temporal.entity_scores(gold_docs, sys_docs) \
-        if getattr(args, "entities", False) else None
+    rep = temporal.report_dirs(gold, system, args.mode, backend=args.backend,
+                               time_limit=args.time_limit,
+                               entities=getattr(args, "entities", False))
+    scores, entities = rep.scores, rep.entities
     if args.json:
         out = {"gold": gold, "system": system, "mode": args.mode,
                "overall": {SCORE: _awareness(scores.prf)},
@@ -208,12 +206,10 @@ def _add_entities(out: dict, ent: dict) -> None:
 
 
 def _run_check(args, directory: str) -> int:
-    from ..io.timeml import read_timeml_dir
     from ..metrics import temporal
     from .common import combined_solve, print_json
 
-    reports = [temporal.check_document(doc, backend=args.backend, time_limit=args.time_limit)
-               for doc in read_timeml_dir(directory).values()]
+    reports = temporal.check_dir(directory, backend=args.backend, time_limit=args.time_limit)
     bad = [r for r in reports if not r.consistent]
     if args.json:
         names = dict.fromkeys(n for r in reports for n in r.heuristics)  # inconsistent ones

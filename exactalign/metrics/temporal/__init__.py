@@ -25,7 +25,9 @@ One idea per module; each imports only those listed before it:
   :mod:`~exactalign.metrics.temporal.plain` -- one document scored in each mode;
 * :mod:`~exactalign.metrics.temporal.modes` -- a corpus scored in one mode (:func:`score_corpus`);
 * :mod:`~exactalign.metrics.temporal.consistency` -- one document's consistency;
-* :mod:`~exactalign.metrics.temporal.entities` -- EVENT and TIMEX3 extraction scores.
+* :mod:`~exactalign.metrics.temporal.entities` -- EVENT and TIMEX3 extraction scores;
+* :mod:`~exactalign.metrics.temporal.report` -- two folders read and scored once, what
+  ``exactalign temporal`` prints (:func:`report_dirs`, :func:`check_dir`).
 
 Every name is handed on here: ``from exactalign.metrics import temporal`` then
 ``temporal.score_corpus``, ``temporal.te3_graph``, ...
@@ -49,6 +51,7 @@ from .links import align_ids, document_links
 from .modes import MODES, score_corpus
 from .normaliser import te3_entity_ids, te3_link_ids
 from .plain import plain_document
+from .report import TemporalReport, check_dir, report_dirs
 from .te3 import te3_document
 from .timegraph import Timegraph, te3_graph
 from .tokenizer import toolkit_tokens
@@ -58,4 +61,4 @@ __all__ = ["DocScore", "CorpusScore", "align_ids", "document_links", "te3_docume
            "TIMEX_ATTRIBUTES", "EntityCounts", "DocEntities", "EntityScores", "toolkit_tokens",
            "te3_entity_ids", "te3_link_ids", "entity_document", "entity_scores",
            "exact_graph", "plain_document", "MODES", "document_instance", "ConsistencyReport",
-           "check_document"]
+           "check_document", "TemporalReport", "check_dir", "report_dirs"]
