@@ -47,3 +47,13 @@ def test_the_lp_path_alone_gives_the_same_optimum():
 def test_an_unknown_method_is_refused():
     with pytest.raises(ValueError, match="unknown method 'greedy'"):
         latent.solve_corpus([SQUARE], "greedy")
+
+
+def test_the_old_name_in_the_smatch_metric_warns_and_gives_the_same_results():
+    from exactalign.metrics import smatch
+
+    kw = {"time_limit": None, "seed": 0, "backend": "highs", "linking": "aggregated",
+          "bnb_work": None}
+    with pytest.warns(DeprecationWarning, match="moved to exactalign.problems.latent"):
+        old = smatch.exact_results([SQUARE], **kw)
+    assert [r.objective for r in old] == [r.objective for r in corpus.exact_results([SQUARE], **kw)]

@@ -346,6 +346,10 @@ def _score_instances(insts, counts, pairs, dups, *, variant, method, jobs=1,
 def exact_results(insts, **kwargs) -> list:
     """Deprecated (kept for one release): :func:`exactalign.problems.latent.corpus.
     exact_results`, where the exact path of a corpus of latent instances now lives."""
+    import warnings
+
+    warnings.warn("exactalign.metrics.smatch.exact_results moved to "
+                  "exactalign.problems.latent.exact_results", DeprecationWarning, stacklevel=2)
     return latent.exact_results(insts, **kwargs)
 
 
