@@ -342,7 +342,7 @@ def compare_files(key_path, response_path, metrics=EXACT_METRICS, *, scorer_metr
     """Read, pair and compare a key and a response CorefUD file (options as
     :func:`compare_documents`); ``scorer_metrics``: also the scorer's own scores of these
     metrics on its staged alignment (:attr:`ExactScores.scorer`; ``exactalign coref --method
-    both``), computed before the solves, outside their time limit."""
+    both``), on the options the comparison ran with, outside its time limit."""
     from dataclasses import replace
 
     from ...io.corefud import pair_corefud, read_corefud
@@ -353,14 +353,13 @@ def compare_files(key_path, response_path, metrics=EXACT_METRICS, *, scorer_metr
     pairs = pair_corefud(key, response)
     warnings = tuple(f"{key.path}: {w}" for w in key.warnings) + tuple(
         f"{response.path}: {w}" for w in response.warnings)
-    scorer = None
-    if scorer_metrics:
-        scorer = score_documents(pairs, scorer_metrics, match=options.get("match", "head"),
-                                 zero_match=options.get("zero_match", "dependent"),
-                                 keep_singletons=options.get("keep_singletons", False),
-                                 warnings=warnings)
     ex = compare_documents(pairs, metrics, warnings=warnings, **options)
-    return ex if scorer is None else replace(ex, scorer=scorer)
+    if not scorer_metrics:
+        return ex
+    return replace(ex, scorer=score_documents(pairs, scorer_metrics, match=ex.match,
+                                              zero_match=ex.zero_match,
+                                              keep_singletons=ex.keep_singletons,
+                                              warnings=warnings))
 
 
 __all__ = ["EXACT_METRICS", "GAP_TOL", "METHODS", "Alignment", "ExactDocument", "ExactScores",

@@ -55,13 +55,16 @@ def report_files(keys, responses, *, format: str = "muc1992", alignment: str = "
     elif format == "gtt":
         scores = _score_gtt(gold, pred, alignment, metric, backend)
     else:
-        scores = _score_1992(gold, pred, history, report, alignment, slot_matching, warnings)
+        from ...io import muc4 as io
+
+        judged = io.read_history(history) if history else io.History()
+        official = io.read_score_report(report) if report else None
+        scores = _score_1992(gold, pred, judged, official, report, alignment, slot_matching,
+                             warnings)
         if compare:
-            from ...io import muc4 as io
             from . import compare_report
 
-            judged = io.read_history(history) if history else io.History()
-            cmp = compare_report(gold, pred, judged, io.read_score_report(report))
+            cmp = compare_report(gold, pred, judged, official)
     return Muc4Report(str(keys), str(responses), format, scores, tuple(warnings), cmp)
 
 
@@ -140,20 +143,20 @@ def _score_ree(gold, pred, alignment) -> dict:
     return scores
 
 
-def _score_1992(keys, resps, history, report, alignment, slot_matching, warnings) -> dict:
-    from ...io import muc4 as io
+def _score_1992(keys, resps, judged, official, report_path, alignment, slot_matching,
+                warnings) -> dict:
+    """Every alignment asked for under the judgement history ``judged``, with the recorded
+    mapping of the ``official`` score report when it records one."""
     from . import recorded_mapping, score_messages
 
-    judged = io.read_history(history) if history else {}
     names = _muc_methods(alignment)
     recorded = None
-    if report:
-        rep = io.read_score_report(report)
-        if any(p.tag != "unrecorded" for p in rep.pairs):
-            recorded = recorded_mapping(rep)
+    if official is not None:
+        if any(p.tag != "unrecorded" for p in official.pairs):
+            recorded = recorded_mapping(official)
             names = ["recorded", *names]
         else:  # e.g. SRI's TST4 report: one table per message, no mapping -- never a silent 0
-            warnings.append(f"{report}: the report records no template mapping (no "
+            warnings.append(f"{report_path}: the report records no template mapping (no "
                             "mapping lines), so the recorded alignment is not scored")
     return score_messages(keys, resps, judged, tuple(names), slot_matching, recorded=recorded,
                           witnesses=True)
